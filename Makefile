@@ -107,16 +107,5 @@ check: kernel selftests initramfs
 clean:
 	rm -rf $(KOUT) $(INITRAMFS)
 
-dist# KUnit runs at boot; the kselftests run after it in the same guest.
-check: kernel selftests initramfs
-	@progs="$(notdir $(wildcard $(SELFTESTS_OUT)/*))"; \
-	files="--file tools/guest-selftests"; cmd=true; \
-	for p in $$progs; do files="$$files --file $(SELFTESTS_OUT)/$$p"; done; \
-	[ -z "$$progs" ] || cmd="guest-selftests $$(printf '/bin/%s ' $$progs)"; \
-	rc=0; tools/vm-run --timeout 1500 --log $(CHECK_LOG) $$files -- $$cmd || rc=$$?; \
-	echo "check: guest exit status $$rc (console log: $(CHECK_LOG))"; \
-	tools/ktap-summary $(CHECK_LOG) $(KUNIT_SUITES) $$progs || rc=1; \
-	exit $$rc
-
-clean:
+distclean:
 	rm -rf $(BUILD)
