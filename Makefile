@@ -29,7 +29,11 @@ KUNIT_SUITES = htmm
 export HTMM_KERNEL    = $(BZIMAGE)
 export HTMM_INITRAMFS = $(INITRAMFS)
 
-.PHONY: help deps tree refresh config kernel selftests initramfs vm check clean distclean
+BIN        = $(BUILD)/bin
+TOOLS      = $(BIN)/htmmctl $(BIN)/hotcold
+TOOLS_CFLAGS = -O2 -Wall -Wextra -static -Itools/include
+
+.PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check clean distclean
 
 help:
 	@echo "htmm targets:"
@@ -39,8 +43,10 @@ help:
 	@echo "  config     merge configs/*.config onto tinyconfig and verify them"
 	@echo "  kernel     build the guest bzImage (ccache in CCACHE_DIR)"
 	@echo "  selftests  build the kselftests in selftests/ (static, for the guest)"
+	@echo "  tools      build htmmctl and the hotcold workload (static)"
 	@echo "  initramfs  build the base guest initramfs (busybox)"
 	@echo "  vm         boot the guest with a shell on this terminal"
+	@echo "  demo       the main job: run hotcold under 'htmmctl run' in the guest"
 	@echo "  check      everything: tree, kernel, KUnit and kselftests in the guest"
 	@echo "  clean      remove the kernel objects; distclean removes build/"
 	@echo "variables: KERNEL_SRC=<6.12 tarball or tree> ACCEL=tcg|kvm JOBS=N"
@@ -83,6 +89,17 @@ selftests: kernel
 	$(MAKE) -C $(KSFT)/htmm OUTPUT=$(SELFTESTS_OUT) LDFLAGS=-static \
 		KHDR_INCLUDES="-isystem $(KOUT)/usr/include"
 
+tools: deps
+	@$(MAKE) --no-print-directory $(TOOLS)
+
+$(BIN)/htmmctl: tools/htmmctl/htmmctl.c tools/include/htmm.h
+	@mkdir -p $(BIN)
+	$(CC) $(TOOLS_CFLAGS) -o $@ $<
+
+$(BIN)/hotcold: tools/hotcold/hotcold.c
+	@mkdir -p $(BIN)
+	$(CC) $(TOOLS_CFLAGS) -o $@ $<
+
 $(INITRAMFS): tools/mkinitramfs
 	@mkdir -p $(BUILD)
 	tools/mkinitramfs $@
@@ -90,11 +107,25 @@ $(INITRAMFS): tools/mkinitramfs
 initramfs: deps
 	@$(MAKE) --no-print-directory $(INITRAMFS)
 
-vm: kernel initramfs
-	tools/vm-run
+vm: kernel initramfs tools
+	tools/vm-run $(addprefix --file ,$(TOOLS))
+
+# The main job: a workload with a hot and a cold set on the two nodes,
+# sampled by htmm from before it execs, with live counters.
+DEMO_ARGS ?= --seconds 5
+demo: kernel initramfs tools
+	tools/vm-run --log $(BUILD)/demo.log $(addprefix --file ,$(TOOLS)) -- \
+		htmmctl run --node 0 -i 1 -- hotcold $(DEMO_ARGS)
+
+# The documentation the series carries must be the one kept here.
+DOCS = Documentation/admin-guide/mm/htmm.rst Documentation/ABI/testing/sysfs-kernel-mm-htmm
+docs-check: tree
+	@for f in $(DOCS); do \
+		cmp -s $$f $(TREE)/$$f || { echo "docs-check: $$f differs from the series' copy"; exit 1; }; \
+	done; echo "docs-check: the series carries Documentation/ as is"
 
 # KUnit runs at boot; the kselftests run after it in the same guest.
-check: kernel selftests initramfs
+check: docs-check kernel selftests initramfs
 	@progs="$(notdir $(wildcard $(SELFTESTS_OUT)/*))"; \
 	files="--file tools/guest-selftests"; cmd=true; \
 	for p in $$progs; do files="$$files --file $(SELFTESTS_OUT)/$$p"; done; \

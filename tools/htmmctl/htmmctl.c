@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * htmmctl - start, stop and watch htmm sampling sessions.
+ *
+ * See "htmmctl --help" and Documentation/admin-guide/mm/htmm.rst.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "htmm.h"
+
+#define MAX_ROWS	64
+
+static const char usage_text[] =
+"usage: htmmctl start PID [--node N]\n"
+"       htmmctl stop PID\n"
+"       htmmctl run [--node N] [-i SECONDS] -- CMD [ARGS...]\n"
+"       htmmctl stat [PID|all] [-i SECONDS] [-c COUNT]\n"
+"\n"
+"  start  put process PID ('all': every task) under sampling; N is its\n"
+"         fast memory node (default: none)\n"
+"  stop   end the session of PID ('all': the system-wide one)\n"
+"  run    run CMD under sampling from before it execs; print the session's\n"
+"         counters every SECONDS (-i) and at the end. The session belongs\n"
+"         to htmmctl's own process, which CMD inherits; it adds htmmctl's\n"
+"         few page faults.\n"
+"  stat   show the totals and live sessions (or one); with -i, repeat\n"
+"         every SECONDS (COUNT times, default forever) with rates per\n"
+"         second\n"
+"\n"
+"Exit status: 0 on success, 1 if a system call or sysfs access failed,\n"
+"2 on bad usage; run exits with CMD's status (128+N if killed by\n"
+"signal N, 127 if CMD could not be run).\n";
+
+static const char *const counters[] = {
+	"nr_sampled", "nr_throttled", "nr_unthrottled",
+	"nr_lost", "nr_invalid", "nr_unknown",
+};
+#define NR_COUNTERS	(sizeof(counters) / sizeof(counters[0]))
+
+static const struct {
+	int err;
+	const char *name;
+	const char *hint;
+} hints[] = {
+	{ ENOSYS, "ENOSYS", "this kernel was built without CONFIG_HTMM" },
+	{ EACCES, "EACCES", "needs CAP_PERFMON, or ptrace rights over the process (system-wide: CAP_PERFMON)" },
+	{ EOPNOTSUPP, "EOPNOTSUPP", "the selected sample source is unavailable here, see " HTMM_SYSFS "/source" },
+	{ ESRCH, "ESRCH", "no such process, it is exiting, or it has no session" },
+	{ EBUSY, "EBUSY", "it already has a session; stop that one first" },
+	{ ENOSPC, "ENOSPC", "too many live sessions, see " HTMM_SYSFS "/max_sessions" },
+	{ EINVAL, "EINVAL", "pid below -1, or the node is not an online node with memory" },
+	{ ENOMEM, "ENOMEM", "out of memory" },
+	{ ENOENT, "ENOENT", "no htmm sysfs files: kernel without CONFIG_HTMM, or sysfs not mounted" },
+};
+
+static void usage(FILE *f)
+{
+	fputs(usage_text, f);
+}
+
+static void __attribute__((noreturn)) bad_usage(const char *msg)
+{
+	fprintf(stderr, "htmmctl: %s\n", msg);
+	usage(stderr);
+	exit(2);
+}
+
+/* Print "htmmctl: WHAT: strerror (ENAME): hint" for errno @err. */
+static void report(const char *what, int err)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
+		if (hints[i].err == err) {
+			fprintf(stderr, "htmmctl: %s: %s (%s): %s\n", what,
+				strerror(err), hints[i].name, hints[i].hint);
+			return;
+		}
+	}
+	fprintf(stderr, "htmmctl: %s: %s\n", what, strerror(err));
+}
+
+static pid_t parse_pid(const char *s)
+{
+	char *end;
+	long v;
+
+	if (!strcmp(s, "all"))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < 0 || v > 0x7fffffff)
+		bad_usage("PID must be a process id or 'all'");
+	return v;
+}
+
+static int parse_node(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*end || end == s || v < -1 || v > 0x7fffffff)
+		bad_usage("N must be a node number (-1: none)");
+	return v;
+}
+
+static double parse_seconds(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (*end || end == s || v <= 0 || v > 86400)
+		bad_usage("SECONDS must be a positive number");
+	return v;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_for(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s,
+			       .tv_nsec = (long)((s - (time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Read a counter file under HTMM_SYSFS/@dir; -errno on failure. */
+static int read_value(const char *dir, const char *name, unsigned long long *v)
+{
+	char path[512], buf[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), HTMM_SYSFS "%s/%s", dir, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	*v = strtoull(buf, NULL, 0);
+	return 0;
+}
+
+struct row {
+	char name[32];			/* "total", a pid or "all" */
+	unsigned long long v[NR_COUNTERS];
+};
+
+static int read_row(struct row *r, const char *name)
+{
+	char dir[64];
+	size_t i;
+	int err;
+
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	if (strcmp(name, "total"))
+		snprintf(dir, sizeof(dir), "/sessions/%s", name);
+	else
+		dir[0] = '\0';
+	for (i = 0; i < NR_COUNTERS; i++) {
+		err = read_value(dir, counters[i], &r->v[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return atoi(*(char *const *)a) - atoi(*(char *const *)b);
+}
+
+/* Rows for the totals and the sessions selected by @only (NULL: all). */
+static int read_rows(struct row *rows, const char *only)
+{
+	char *names[MAX_ROWS];
+	struct dirent *d;
+	int n = 0, i, k = 0;
+	DIR *dir;
+
+	if (read_row(&rows[k], "total"))
+		return -1;
+	k++;
+	dir = opendir(HTMM_SYSFS "/sessions");
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)) && n < MAX_ROWS - 1) {
+		if (d->d_name[0] == '.' || (only && strcmp(only, d->d_name)))
+			continue;
+		names[n++] = strdup(d->d_name);
+	}
+	closedir(dir);
+	qsort(names, n, sizeof(names[0]), by_name);
+	for (i = 0; i < n; i++) {
+		/* A session that ended meanwhile is simply not shown. */
+		if (!read_row(&rows[k], names[i]))
+			k++;
+		free(names[i]);
+	}
+	return k;
+}
+
+static const struct row *find_row(const struct row *rows, int n,
+				  const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(rows[i].name, name))
+			return &rows[i];
+	return NULL;
+}
+
+static void print_rows(const struct row *rows, int n, const struct row *prev,
+		       int nprev, double dt)
+{
+	const struct row *p;
+	int i;
+	size_t c;
+
+	printf("%-8s %12s %10s %12s %10s %10s %10s", "session", "sampled",
+	       "throttled", "unthrottled", "lost", "invalid", "unknown");
+	if (prev)
+		printf(" %12s %10s", "sampled/s", "lost/s");
+	printf("\n");
+	for (i = 0; i < n; i++) {
+		printf("%-8s", rows[i].name);
+		for (c = 0; c < NR_COUNTERS; c++)
+			printf(" %*llu", c == 0 || c == 2 ? 12 : 10, rows[i].v[c]);
+		p = prev ? find_row(prev, nprev, rows[i].name) : NULL;
+		if (p)
+			printf(" %12.0f %10.0f", (rows[i].v[0] - p->v[0]) / dt,
+			       (rows[i].v[3] - p->v[3]) / dt);
+		printf("\n");
+	}
+	fflush(stdout);
+}
+
+static int cmd_stat(const char *only, double interval, long count)
+{
+	struct row rows[2][MAX_ROWS];
+	int n[2], cur = 0;
+	double t[2];
+	long i;
+
+	for (i = 0; !count || i < count; i++) {
+		if (i)
+			sleep_for(interval);
+		t[cur] = now();
+		n[cur] = read_rows(rows[cur], only);
+		if (n[cur] < 0) {
+			report("cannot read " HTMM_SYSFS, errno);
+			return 1;
+		}
+		if (only && !find_row(rows[cur], n[cur], only))
+			fprintf(stderr, "htmmctl: no session %s\n", only);
+		if (i)
+			printf("\n");
+		print_rows(rows[cur], n[cur], i ? rows[!cur] : NULL, n[!cur],
+			   t[cur] - t[!cur]);
+		if (!interval)
+			break;
+		cur = !cur;
+	}
+	return 0;
+}
+
+static int start(pid_t pid, int node)
+{
+	char what[64];
+
+	if (!htmm_start(pid, node))
+		return 0;
+	snprintf(what, sizeof(what), "htmm_start(%d, %d)", pid, node);
+	report(what, errno);
+	return 1;
+}
+
+static int stop(pid_t pid)
+{
+	char what[64];
+
+	if (!htmm_end(pid))
+		return 0;
+	snprintf(what, sizeof(what), "htmm_end(%d)", pid);
+	report(what, errno);
+	return 1;
+}
+
+static int cmd_run(int node, double interval, char **argv)
+{
+	char self[32];
+	struct row r, last;
+	double t0, next;
+	int status, ret;
+	pid_t child, w;
+	size_t c;
+
+	if (start(0, node))
+		return 1;
+	snprintf(self, sizeof(self), "%d", getpid());
+	t0 = now();
+	child = fork();
+	if (child < 0) {
+		perror("htmmctl: fork");
+		htmm_end(0);
+		return 1;
+	}
+	if (!child) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "htmmctl: cannot run %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	/* Let the command take Ctrl-C; we still print the summary. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+
+	memset(&last, 0, sizeof(last));
+	next = t0 + interval;
+	for (;;) {
+		w = waitpid(child, &status, interval ? WNOHANG : 0);
+		if (w == child || (w < 0 && errno != EINTR))
+			break;
+		if (!interval || now() < next) {
+			sleep_for(0.05);
+			continue;
+		}
+		if (!read_row(&r, self)) {
+			fprintf(stderr, "htmmctl: %6.1f s  sampled %llu (+%.0f/s)  lost %llu  throttled %llu\n",
+				now() - t0, r.v[0], (r.v[0] - last.v[0]) / interval,
+				r.v[3], r.v[1]);
+			last = r;
+		}
+		next += interval;
+	}
+
+	ret = read_row(&r, self);
+	fprintf(stderr, "htmmctl: session of pid %s, %.2f s:\n", self, now() - t0);
+	if (ret) {
+		report("cannot read the session's counters", -ret);
+	} else {
+		for (c = 0; c < NR_COUNTERS; c++)
+			fprintf(stderr, "htmmctl:   %-16s %llu\n", counters[c], r.v[c]);
+	}
+	if (stop(0) || ret)
+		return 1;
+	if (w != child)
+		return 1;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+int main(int argc, char **argv)
+{
+	double interval = 0;
+	const char *cmd;
+	long count = 0;
+	int node = -1;
+	pid_t pid = 0;
+	bool have_pid = false;
+	int i;
+
+	if (argc < 2)
+		bad_usage("no command");
+	cmd = argv[1];
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+		usage(stdout);
+		return 0;
+	}
+
+	for (i = 2; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--")) {
+			i++;
+			break;
+		} else if ((!strcmp(a, "--node") || !strcmp(a, "-n")) && i + 1 < argc) {
+			node = parse_node(argv[++i]);
+		} else if ((!strcmp(a, "-i") || !strcmp(a, "--interval")) && i + 1 < argc) {
+			interval = parse_seconds(argv[++i]);
+		} else if ((!strcmp(a, "-c") || !strcmp(a, "--count")) && i + 1 < argc) {
+			count = atol(argv[++i]);
+			if (count <= 0)
+				bad_usage("COUNT must be positive");
+		} else if (a[0] != '-' && !have_pid && strcmp(cmd, "run")) {
+			pid = parse_pid(a);
+			have_pid = true;
+		} else if (!strcmp(cmd, "run")) {
+			break;		/* the command itself */
+		} else {
+			bad_usage("unknown argument");
+		}
+	}
+
+	if (!strcmp(cmd, "start") || !strcmp(cmd, "stop")) {
+		if (!have_pid || i < argc || interval || count)
+			bad_usage("start and stop take one PID");
+		if (!strcmp(cmd, "stop"))
+			return node != -1 ? (bad_usage("stop takes no node"), 2) : stop(pid);
+		return start(pid, node);
+	}
+	if (!strcmp(cmd, "run")) {
+		if (i >= argc)
+			bad_usage("run needs a command");
+		if (count)
+			bad_usage("run takes no -c");
+		return cmd_run(node, interval, argv + i);
+	}
+	if (!strcmp(cmd, "stat")) {
+		char only[32];
+
+		if (node != -1 || i < argc)
+			bad_usage("stat takes [PID|all] [-i SECONDS] [-c COUNT]");
+		if (count && !interval)
+			bad_usage("-c needs -i");
+		if (pid == -1)
+			strcpy(only, "all");
+		else
+			snprintf(only, sizeof(only), "%d", pid);
+		return cmd_stat(have_pid ? only : NULL, interval, count);
+	}
+	bad_usage("unknown command");
+}
