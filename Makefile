@@ -33,7 +33,7 @@ BIN        = $(BUILD)/bin
 TOOLS      = $(BIN)/htmmctl $(BIN)/hotcold
 TOOLS_CFLAGS = -O2 -Wall -Wextra -static -Itools/include
 
-.PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check clean distclean
+.PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check-series check clean distclean
 
 help:
 	@echo "htmm targets:"
@@ -47,7 +47,8 @@ help:
 	@echo "  initramfs  build the base guest initramfs (busybox)"
 	@echo "  vm         boot the guest with a shell on this terminal"
 	@echo "  demo       the main job: run hotcold under 'htmmctl run' in the guest"
-	@echo "  check      everything: tree, kernel, KUnit and kselftests in the guest"
+	@echo "  check-series  checkpatch, each patch builds, sparse, kernel-doc, docs"
+	@echo "  check      everything: check-series, KUnit and kselftests in the guest"
 	@echo "  clean      remove the kernel objects; distclean removes build/"
 	@echo "variables: KERNEL_SRC=<6.12 tarball or tree> ACCEL=tcg|kvm JOBS=N"
 	@echo "run your own program on the patched kernel:"
@@ -117,6 +118,10 @@ demo: kernel initramfs tools
 	tools/vm-run --log $(BUILD)/demo.log $(addprefix --file ,$(TOOLS)) -- \
 		htmmctl run --node 0 -i 1 -- hotcold $(DEMO_ARGS)
 
+# Review gate: checkpatch, each patch builds (W=1), sparse, kernel-doc, docs.
+check-series: kernel
+	tools/check-series $(TREE) $(KOUT)
+
 # The documentation the series carries must be the one kept here.
 DOCS = Documentation/admin-guide/mm/htmm.rst Documentation/ABI/testing/sysfs-kernel-mm-htmm
 docs-check: tree
@@ -125,7 +130,7 @@ docs-check: tree
 	done; echo "docs-check: the series carries Documentation/ as is"
 
 # KUnit runs at boot; the kselftests run after it in the same guest.
-check: docs-check kernel selftests initramfs
+check: docs-check check-series kernel selftests initramfs
 	@progs="$(notdir $(wildcard $(SELFTESTS_OUT)/*))"; \
 	files="--file tools/guest-selftests"; cmd=true; \
 	for p in $$progs; do files="$$files --file $(SELFTESTS_OUT)/$$p"; done; \
