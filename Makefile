@@ -33,7 +33,7 @@ BIN        = $(BUILD)/bin
 TOOLS      = $(BIN)/htmmctl $(BIN)/hotcold
 TOOLS_CFLAGS = -O2 -Wall -Wextra -static -Itools/include
 
-.PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check-series check clean distclean
+.PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check-series export check clean distclean
 
 help:
 	@echo "htmm targets:"
@@ -48,6 +48,7 @@ help:
 	@echo "  vm         boot the guest with a shell on this terminal"
 	@echo "  demo       the main job: run hotcold under 'htmmctl run' in the guest"
 	@echo "  check-series  checkpatch, each patch builds, sparse, kernel-doc, docs"
+	@echo "  export     the series for review in build/export (b4/git send-email)"
 	@echo "  check      everything: check-series, KUnit and kselftests in the guest"
 	@echo "  clean      remove the kernel objects; distclean removes build/"
 	@echo "variables: KERNEL_SRC=<6.12 tarball or tree> ACCEL=tcg|kvm JOBS=N"
@@ -121,6 +122,10 @@ demo: kernel initramfs tools
 # Review gate: checkpatch, each patch builds (W=1), sparse, kernel-doc, docs.
 check-series: kernel
 	tools/check-series $(TREE) $(KOUT)
+
+# The series for review: cover letter, patches, kselftests as the last.
+export: tree
+	tools/export-series $(TREE) $(BUILD)/export
 
 # The documentation the series carries must be the one kept here.
 DOCS = Documentation/admin-guide/mm/htmm.rst Documentation/ABI/testing/sysfs-kernel-mm-htmm

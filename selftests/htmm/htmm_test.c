@@ -139,7 +139,7 @@ static void touch_pages(char *p, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		*(volatile char *)(p + i * page_size) = 1;
+		p[i * page_size] = 1;
 }
 
 static double now(void)
@@ -216,27 +216,28 @@ static int pages_hit(struct sample_filter *f)
 
 /* --- tests --- */
 
-/* Return false if the test is to be skipped. */
-static bool setup(struct __test_metadata *_metadata)
+FIXTURE(htmm) {
+};
+
+FIXTURE_SETUP(htmm)
 {
 	page_size = sysconf(_SC_PAGESIZE);
 	if (geteuid())
-		SKIP(return false, "must run as root");
-	if (htmm_start(-2, -1) == -1 && errno == ENOSYS)
-		SKIP(return false, "kernel built without CONFIG_HTMM");
-	ASSERT_EQ(0, access(HTMM_SYSFS "/nr_sampled", R_OK));
-	return true;
+		SKIP(return, "must run as root");
+	if (access(HTMM_SYSFS, F_OK))
+		SKIP(return, "kernel built without CONFIG_HTMM");
 }
 
-#define SETUP()	do { if (!setup(_metadata)) return; } while (0)
+FIXTURE_TEARDOWN(htmm)
+{
+}
 
-TEST(round_trip)
+TEST_F(htmm, round_trip)
 {
 	long long before, after, sampled;
 	pid_t pid = getpid();
 	char *p;
 
-	SETUP();
 	p = map_pages(NPAGES);
 	ASSERT_NE(NULL, p);
 	before = total("nr_sampled");
@@ -248,9 +249,10 @@ TEST(round_trip)
 	touch_pages(p, NPAGES);
 
 	sampled = session_value(pid, "nr_sampled");
-	TH_LOG("session: nr_sampled=%lld nr_lost=%lld nr_throttled=%lld nr_invalid=%lld nr_unknown=%lld",
+	TH_LOG("session: nr_sampled=%lld nr_lost=%lld nr_throttled=%lld",
 	       sampled, session_value(pid, "nr_lost"),
-	       session_value(pid, "nr_throttled"),
+	       session_value(pid, "nr_throttled"));
+	TH_LOG("session: nr_invalid=%lld nr_unknown=%lld",
 	       session_value(pid, "nr_invalid"),
 	       session_value(pid, "nr_unknown"));
 	EXPECT_LE(NPAGES, sampled);
@@ -265,23 +267,21 @@ TEST(round_trip)
 	EXPECT_EQ(ESRCH, ERR(htmm_end(0)));
 }
 
-TEST(node_is_reported)
+TEST_F(htmm, node_is_reported)
 {
 	pid_t pid = getpid();
 
-	SETUP();
 	ASSERT_EQ(0, htmm_start(pid, 0));
 	EXPECT_EQ(0, session_value(pid, "node"));
 	EXPECT_EQ(1, session_value(pid, "sample_period"));
 	ASSERT_EQ(0, htmm_end(pid));
 }
 
-TEST(every_address)
+TEST_F(htmm, every_address)
 {
 	struct sample_filter f = { .pid = getpid(), .tid = -1, .n = NPAGES };
 	unsigned char hit[NPAGES] = {};
 
-	SETUP();
 	if (!trace_available())
 		SKIP(return, "no htmm_sample tracepoint in tracefs");
 	f.hit = hit;
@@ -318,7 +318,7 @@ static void *thread_fn(void *p)
 	return NULL;
 }
 
-TEST(threads_before_and_after_start)
+TEST_F(htmm, threads_before_and_after_start)
 {
 	struct sample_filter f[NTHREADS];
 	unsigned char hit[NTHREADS][TPAGES] = {};
@@ -327,7 +327,6 @@ TEST(threads_before_and_after_start)
 	pthread_barrier_t go;
 	int i;
 
-	SETUP();
 	if (!trace_available())
 		SKIP(return, "no htmm_sample tracepoint in tracefs");
 	ASSERT_EQ(0, pthread_barrier_init(&go, NULL, NTHREADS / 2 + 1));
@@ -374,12 +373,11 @@ static void *idle_fn(void *p)
 	return NULL;
 }
 
-TEST(thread_id_selects_process)
+TEST_F(htmm, thread_id_selects_process)
 {
 	pthread_t th;
 	pid_t tid = 0;
 
-	SETUP();
 	ASSERT_EQ(0, pthread_barrier_init(&idle_barrier, NULL, 2));
 	ASSERT_EQ(0, pthread_create(&th, NULL, idle_fn, &tid));
 	pthread_barrier_wait(&idle_barrier);
@@ -393,14 +391,13 @@ TEST(thread_id_selects_process)
 	pthread_join(th, NULL);
 }
 
-TEST(forked_child_is_sampled)
+TEST_F(htmm, forked_child_is_sampled)
 {
 	struct sample_filter f = { .tid = -1, .n = NPAGES };
 	unsigned char hit[NPAGES] = {};
 	int status;
 	pid_t child;
 
-	SETUP();
 	if (!trace_available())
 		SKIP(return, "no htmm_sample tracepoint in tracefs");
 	f.hit = hit;
@@ -458,13 +455,12 @@ static int self_round_trip(pid_t unused)
 	return htmm_end(0) ? errno : 0;
 }
 
-TEST(errors)
+TEST_F(htmm, errors)
 {
 	char nodes[256];
 	pid_t gone;
 	int status;
 
-	SETUP();
 	/* A free pid: a child that was reaped. */
 	gone = fork();
 	ASSERT_LE(0, gone);
@@ -501,13 +497,12 @@ TEST(errors)
 	ASSERT_EQ(0, htmm_end(0));
 }
 
-TEST(session_limit)
+TEST_F(htmm, session_limit)
 {
 	char old[32];
 	pid_t child;
 	int status;
 
-	SETUP();
 	ASSERT_EQ(0, read_file(HTMM_SYSFS "/max_sessions", old, sizeof(old)));
 	ASSERT_EQ(0, write_file(HTMM_SYSFS "/max_sessions", "1"));
 	child = fork();
@@ -527,11 +522,10 @@ TEST(session_limit)
 	EXPECT_EQ(0, write_file(HTMM_SYSFS "/max_sessions", old));
 }
 
-TEST(sysfs_settings)
+TEST_F(htmm, sysfs_settings)
 {
 	char buf[128];
 
-	SETUP();
 	ASSERT_EQ(0, read_file(HTMM_SYSFS "/source", buf, sizeof(buf)));
 	EXPECT_STREQ("[auto] software\n", buf);
 	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/source", "bogus"));
@@ -556,7 +550,7 @@ TEST(sysfs_settings)
 	EXPECT_EQ(0, write_file(HTMM_SYSFS "/sample_period", "0"));
 }
 
-TEST(exit_ends_session)
+TEST_F(htmm, exit_ends_session)
 {
 	long long before, after;
 	siginfo_t info;
@@ -565,7 +559,6 @@ TEST(exit_ends_session)
 	pid_t child;
 	int status;
 
-	SETUP();
 	before = total("nr_sampled");
 	child = fork();
 	ASSERT_LE(0, child);
@@ -619,11 +612,10 @@ static int count_fds(int *perf_fds)
 	return n;
 }
 
-TEST(fd_table_unchanged)
+TEST_F(htmm, fd_table_unchanged)
 {
 	int before, during, after, perf;
 
-	SETUP();
 	before = count_fds(&perf);
 	ASSERT_LE(0, before);
 	ASSERT_EQ(0, htmm_start(0, -1));
@@ -676,12 +668,11 @@ static long long ctx_switches(pid_t pid)
 	return n;
 }
 
-TEST(idle_sampler_sleeps)
+TEST_F(htmm, idle_sampler_sleeps)
 {
 	long long before, after;
 	pid_t kd;
 
-	SETUP();
 	kd = find_ksamplingd();
 	ASSERT_LT(0, kd);
 	ASSERT_EQ(0, htmm_start(0, -1));
@@ -694,14 +685,13 @@ TEST(idle_sampler_sleeps)
 	ASSERT_EQ(0, htmm_end(0));
 }
 
-TEST(system_wide)
+TEST_F(htmm, system_wide)
 {
 	struct sample_filter f[2] = {};
 	unsigned char hit[2][NPAGES] = {};
 	pid_t child[2];
 	int i, status;
 
-	SETUP();
 	if (!trace_available())
 		SKIP(return, "no htmm_sample tracepoint in tracefs");
 	for (i = 0; i < 2; i++) {
