@@ -3,10 +3,17 @@
 KERNEL_SRC ?= /usr/src/linux-source-6.12.tar.xz
 BUILD      ?= $(CURDIR)/build
 TREE       := $(BUILD)/linux
-# The object directory is a direct subdirectory of the tree, so kbuild
-# uses the relative srctree "..", and ccache hits across clones.
-KOUT       := $(TREE)/out-guest
-FRAGMENTS  ?= configs/guest.config configs/htmm.config configs/kunit.config
+# Guest kernels: FLAVOR=guest (plain) or debug (KASAN, kmemleak, lockdep,
+# ...). Each has its own object directory, a direct subdirectory of the
+# tree, so kbuild uses the relative srctree ".." and ccache hits across
+# clones.
+FLAVOR     ?= guest
+KOUT        = $(TREE)/out-$(FLAVOR)
+FRAGMENTS_guest = configs/guest.config configs/htmm.config configs/kunit.config
+FRAGMENTS_debug = $(FRAGMENTS_guest) configs/debug.config
+FRAGMENTS  ?= $(FRAGMENTS_$(FLAVOR))
+APPEND_debug = page_poison=1
+FLAVORS     = guest debug
 JOBS       ?= $(shell nproc)
 ACCEL      ?= tcg
 export ACCEL
@@ -23,7 +30,7 @@ INITRAMFS  = $(BUILD)/initramfs.cpio
 STAMP      = $(TREE)/.git/htmm-series
 KSFT       = $(BUILD)/ksft/tools/testing/selftests
 SELFTESTS_OUT = $(BUILD)/selftests
-CHECK_LOG  = $(BUILD)/check.log
+CHECK_LOG  = $(BUILD)/check-$(FLAVOR).log
 # KUnit suites that must report in `make check`
 KUNIT_SUITES = htmm
 export HTMM_KERNEL    = $(BZIMAGE)
@@ -33,7 +40,7 @@ BIN        = $(BUILD)/bin
 TOOLS      = $(BIN)/htmmctl $(BIN)/hotcold
 TOOLS_CFLAGS = -O2 -Wall -Wextra -static -Itools/include
 
-.PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check-series export check clean distclean
+.PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check-series export deb check-guest check clean distclean
 
 help:
 	@echo "htmm targets:"
@@ -48,10 +55,12 @@ help:
 	@echo "  vm         boot the guest with a shell on this terminal"
 	@echo "  demo       the main job: run hotcold under 'htmmctl run' in the guest"
 	@echo "  check-series  checkpatch, each patch builds, sparse, kernel-doc, docs"
+	@echo "  deb        Debian packages of the patched kernel (defconfig + htmm)"
 	@echo "  export     the series for review in build/export (b4/git send-email)"
-	@echo "  check      everything: check-series, KUnit and kselftests in the guest"
+	@echo "  check-guest  KUnit and kselftests in one guest (FLAVOR=guest|debug)"
+	@echo "  check      everything: check-series, then check-guest on both flavors"
 	@echo "  clean      remove the kernel objects; distclean removes build/"
-	@echo "variables: KERNEL_SRC=<6.12 tarball or tree> ACCEL=tcg|kvm JOBS=N"
+	@echo "variables: KERNEL_SRC=<6.12 tarball or tree> FLAVOR=guest|debug ACCEL=tcg|kvm JOBS=N"
 	@echo "run your own program on the patched kernel:"
 	@echo "  tools/vm-run --file ./prog -- prog args"
 
@@ -90,6 +99,7 @@ selftests: kernel
 	@cp -r selftests/htmm $(KSFT)/htmm
 	$(MAKE) -C $(KSFT)/htmm OUTPUT=$(SELFTESTS_OUT) LDFLAGS=-static \
 		KHDR_INCLUDES="-isystem $(KOUT)/usr/include"
+	@rm -f $(SELFTESTS_OUT)/*.o
 
 tools: deps
 	@$(MAKE) --no-print-directory $(TOOLS)
@@ -123,6 +133,27 @@ demo: kernel initramfs tools
 check-series: kernel
 	tools/check-series $(TREE) $(KOUT)
 
+# Debian packages of the patched kernel for real machines: defconfig, or
+# DEB_BASE_CONFIG (a distribution config), plus htmm. Packages: build/deb/.
+DEB_OUT        = $(TREE)/out-deb
+DEB_BASE_CONFIG ?=
+DKMAKE         = $(MAKE) -C $(TREE) O=$(DEB_OUT) ARCH=x86_64 CC="ccache gcc" -j$(JOBS)
+deb: tree
+	mkdir -p $(DEB_OUT) $(BUILD)/deb
+	if [ -n "$(DEB_BASE_CONFIG)" ]; then \
+		cp $(DEB_BASE_CONFIG) $(DEB_OUT)/.config && \
+		$(TREE)/scripts/config --file $(DEB_OUT)/.config \
+			--set-str SYSTEM_TRUSTED_KEYS "" \
+			--set-str SYSTEM_REVOCATION_KEYS ""; \
+	else $(DKMAKE) -s defconfig; fi
+	cd $(TREE) && scripts/kconfig/merge_config.sh -m -O $(DEB_OUT) $(DEB_OUT)/.config \
+		$(CURDIR)/configs/htmm.config $(CURDIR)/configs/deb.config >/dev/null
+	$(DKMAKE) -s olddefconfig
+	tools/check-config $(DEB_OUT)/.config configs/htmm.config configs/deb.config
+	$(DKMAKE) -s bindeb-pkg LOCALVERSION=-htmm
+	mv $(TREE)/*.deb $(TREE)/*.buildinfo $(TREE)/*.changes $(BUILD)/deb/
+	@ls -l $(BUILD)/deb/*.deb
+
 # The series for review: cover letter, patches, kselftests as the last.
 export: tree
 	tools/export-series $(TREE) $(BUILD)/export
@@ -134,19 +165,31 @@ docs-check: tree
 		cmp -s $$f $(TREE)/$$f || { echo "docs-check: $$f differs from the series' copy"; exit 1; }; \
 	done; echo "docs-check: the series carries Documentation/ as is"
 
-# KUnit runs at boot; the kselftests run after it in the same guest.
-check: docs-check check-series kernel selftests initramfs
+# One guest: KUnit runs at boot, the kselftests after it, then (debug
+# guest) a kmemleak scan; the log is judged by tools/ktap-summary.
+check-guest: kernel selftests initramfs
 	@progs="$(notdir $(wildcard $(SELFTESTS_OUT)/*))"; \
-	files="--file tools/guest-selftests"; cmd=true; \
+	files="--file tools/guest-selftests"; \
 	for p in $$progs; do files="$$files --file $(SELFTESTS_OUT)/$$p"; done; \
-	[ -z "$$progs" ] || cmd="guest-selftests $$(printf '/bin/%s ' $$progs)"; \
-	rc=0; tools/vm-run --timeout 1500 --log $(CHECK_LOG) $$files -- $$cmd || rc=$$?; \
-	echo "check: guest exit status $$rc (console log: $(CHECK_LOG))"; \
-	tools/ktap-summary $(CHECK_LOG) $(KUNIT_SUITES) $$progs || rc=1; \
+	rc=0; tools/vm-run --timeout 2400 --log $(CHECK_LOG) --append "$(APPEND_$(FLAVOR))" \
+		$$files -- guest-selftests $$(printf '/bin/%s ' $$progs) || rc=$$?; \
+	echo "check: $(FLAVOR) guest exit status $$rc (console log: $(CHECK_LOG))"; \
+	tools/ktap-summary $(CHECK_LOG) $(KUNIT_SUITES) $$progs >$(CHECK_LOG).summary || rc=1; \
+	sed 's/^/check: $(FLAVOR): /' $(CHECK_LOG).summary; \
+	exit $$rc
+
+# Everything, on the plain and the debug guest; the last line sums both.
+check: docs-check check-series
+	@rc=0; for f in $(FLAVORS); do \
+		$(MAKE) --no-print-directory check-guest FLAVOR=$$f || rc=1; \
+	done; \
+	cat $(foreach f,$(FLAVORS),$(BUILD)/check-$(f).log.summary) | awk \
+		'/ passed, / { p += $$1; f += $$3; s += $$5 } \
+		 END { printf "%d passed, %d failed, %d skipped\n", p, f, s }'; \
 	exit $$rc
 
 clean:
-	rm -rf $(KOUT) $(INITRAMFS)
+	rm -rf $(foreach f,$(FLAVORS),$(TREE)/out-$(f)) $(INITRAMFS)
 
 distclean:
 	rm -rf $(BUILD)

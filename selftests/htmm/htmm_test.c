@@ -27,192 +27,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-
-#ifndef __NR_htmm_start
-#define __NR_htmm_start 463
-#endif
-#ifndef __NR_htmm_end
-#define __NR_htmm_end 464
-#endif
-
-#define HTMM_SYSFS	"/sys/kernel/mm/htmm"
-#define TRACEFS		"/sys/kernel/tracing"
-#define NPAGES		512
-
-static long page_size;
-
-static long htmm_start(pid_t pid, int node)
-{
-	return syscall(__NR_htmm_start, pid, node);
-}
-
-static long htmm_end(pid_t pid)
-{
-	return syscall(__NR_htmm_end, pid);
-}
-
-/* errno of a failed call, 0 if it succeeded */
-#define ERR(call)	((call) == -1 ? errno : 0)
-
-static int read_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
-/* Write @val to @path; return 0 or the errno of the write. */
-static int write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC);
-	int err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, val, strlen(val)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
-
-static long long read_ll(const char *path)
-{
-	char buf[64];
-
-	if (read_file(path, buf, sizeof(buf)))
-		return -1;
-	return strtoll(buf, NULL, 0);
-}
-
-static long long total(const char *name)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), HTMM_SYSFS "/%s", name);
-	return read_ll(path);
-}
-
-static long long session_value(pid_t pid, const char *name)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/%s", pid, name);
-	return read_ll(path);
-}
-
-static bool session_exists(const char *name)
-{
-	char path[PATH_MAX];
-	struct stat st;
-
-	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%s", name);
-	return stat(path, &st) == 0;
-}
-
-static bool pid_session_exists(pid_t pid)
-{
-	char name[16];
-
-	snprintf(name, sizeof(name), "%d", pid);
-	return session_exists(name);
-}
-
-static char *map_pages(int n)
-{
-	char *p = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
-/* First touch of each page: one page fault, so one sample, each. */
-static void touch_pages(char *p, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		p[i * page_size] = 1;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* --- htmm_sample tracepoint --- */
-
-static bool trace_available(void)
-{
-	return access(TRACEFS "/events/htmm/htmm_sample/enable", W_OK) == 0;
-}
-
-static int trace_samples(bool on)
-{
-	if (on && write_file(TRACEFS "/trace", ""))
-		return -1;
-	return write_file(TRACEFS "/events/htmm/htmm_sample/enable",
-			  on ? "1" : "0") ? -1 : 0;
-}
-
-struct sample_filter {
-	pid_t tid;		/* -1: any thread */
-	pid_t pid;		/* -1: any process */
-	char *base;		/* pages counted: [base, base + n pages) */
-	int n;
-	unsigned char *hit;	/* per page */
-};
-
-/* Mark in each filter the pages its samples landed on. */
-static int trace_collect(struct sample_filter *f, int nf)
-{
-	FILE *fp = fopen(TRACEFS "/trace", "r");
-	unsigned long long addr;
-	char *line = NULL, *s;
-	unsigned int pid, tid;
-	size_t cap = 0;
-	int cpu, i;
-
-	if (!fp)
-		return -1;
-	while (getline(&line, &cap, fp) > 0) {
-		s = strstr(line, "htmm_sample: ");
-		if (!s || sscanf(s, "htmm_sample: pid=%u tid=%u cpu=%d addr=%llx",
-				 &pid, &tid, &cpu, &addr) != 4)
-			continue;
-		for (i = 0; i < nf; i++) {
-			unsigned long long lo = (unsigned long)f[i].base;
-
-			if ((f[i].pid != -1 && f[i].pid != (pid_t)pid) ||
-			    (f[i].tid != -1 && f[i].tid != (pid_t)tid))
-				continue;
-			if (addr >= lo && addr < lo + f[i].n * page_size)
-				f[i].hit[(addr - lo) / page_size] = 1;
-		}
-	}
-	free(line);
-	fclose(fp);
-	return 0;
-}
-
-static int pages_hit(struct sample_filter *f)
-{
-	int i, n = 0;
-
-	for (i = 0; i < f->n; i++)
-		n += f->hit[i];
-	return n;
-}
+#include "htmm_util.h"
 
 /* --- tests --- */
 
@@ -221,11 +36,10 @@ FIXTURE(htmm) {
 
 FIXTURE_SETUP(htmm)
 {
-	page_size = sysconf(_SC_PAGESIZE);
-	if (geteuid())
-		SKIP(return, "must run as root");
-	if (access(HTMM_SYSFS, F_OK))
-		SKIP(return, "kernel built without CONFIG_HTMM");
+	const char *why = htmm_skip_reason();
+
+	if (why)
+		SKIP(return, "%s", why);
 }
 
 FIXTURE_TEARDOWN(htmm)
@@ -626,29 +440,6 @@ TEST_F(htmm, fd_table_unchanged)
 	EXPECT_EQ(before, during);
 	EXPECT_EQ(before, after);
 	EXPECT_EQ(0, perf);
-}
-
-static pid_t find_ksamplingd(void)
-{
-	char path[PATH_MAX], comm[32];
-	struct dirent *d;
-	pid_t pid = -1;
-	DIR *dir = opendir("/proc");
-
-	if (!dir)
-		return -1;
-	while ((d = readdir(dir))) {
-		if (atoi(d->d_name) <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
-		if (!read_file(path, comm, sizeof(comm)) &&
-		    !strcmp(comm, "ksamplingd\n")) {
-			pid = atoi(d->d_name);
-			break;
-		}
-	}
-	closedir(dir);
-	return pid;
 }
 
 static long long ctx_switches(pid_t pid)

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the htmm kselftests: the system calls, sysfs
+ * counters, fresh pages to fault in, and the htmm_sample tracepoint.
+ */
+#ifndef HTMM_UTIL_H
+#define HTMM_UTIL_H
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef __NR_htmm_start
+#define __NR_htmm_start 463
+#endif
+#ifndef __NR_htmm_end
+#define __NR_htmm_end 464
+#endif
+
+#define HTMM_SYSFS	"/sys/kernel/mm/htmm"
+#define TRACEFS		"/sys/kernel/tracing"
+#define NPAGES		512
+
+static long page_size;
+
+/* Why the tests cannot run here, or NULL; also sets page_size. */
+static inline const char *htmm_skip_reason(void)
+{
+	page_size = sysconf(_SC_PAGESIZE);
+	if (geteuid())
+		return "must run as root";
+	if (access(HTMM_SYSFS, F_OK))
+		return "kernel built without CONFIG_HTMM";
+	return NULL;
+}
+
+static inline long htmm_start(pid_t pid, int node)
+{
+	return syscall(__NR_htmm_start, pid, node);
+}
+
+static inline long htmm_end(pid_t pid)
+{
+	return syscall(__NR_htmm_end, pid);
+}
+
+/* errno of a failed call, 0 if it succeeded */
+#define ERR(call)	((call) == -1 ? errno : 0)
+
+static inline int read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Write @val to @path; return 0 or the errno of the write. */
+static inline int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, val, strlen(val)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static inline long long read_ll(const char *path)
+{
+	char buf[64];
+
+	if (read_file(path, buf, sizeof(buf)))
+		return -1;
+	return strtoll(buf, NULL, 0);
+}
+
+static inline long long total(const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), HTMM_SYSFS "/%s", name);
+	return read_ll(path);
+}
+
+static inline long long session_value(pid_t pid, const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/%s", pid, name);
+	return read_ll(path);
+}
+
+static inline bool session_exists(const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%s", name);
+	return stat(path, &st) == 0;
+}
+
+static inline bool pid_session_exists(pid_t pid)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "%d", pid);
+	return session_exists(name);
+}
+
+static inline char *map_pages(int n)
+{
+	char *p = mmap(NULL, n * page_size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* First touch of each page: one page fault, so one sample, each. */
+static inline void touch_pages(char *p, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[i * page_size] = 1;
+}
+
+static inline double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* --- htmm_sample tracepoint --- */
+
+static inline bool trace_available(void)
+{
+	return access(TRACEFS "/events/htmm/htmm_sample/enable", W_OK) == 0;
+}
+
+static inline int trace_samples(bool on)
+{
+	if (on && write_file(TRACEFS "/trace", ""))
+		return -1;
+	return write_file(TRACEFS "/events/htmm/htmm_sample/enable",
+			  on ? "1" : "0") ? -1 : 0;
+}
+
+struct sample_filter {
+	pid_t tid;		/* -1: any thread */
+	pid_t pid;		/* -1: any process */
+	char *base;		/* pages counted: [base, base + n pages) */
+	int n;
+	unsigned char *hit;	/* per page */
+};
+
+/* Mark in each filter the pages its samples landed on. */
+static inline int trace_collect(struct sample_filter *f, int nf)
+{
+	FILE *fp = fopen(TRACEFS "/trace", "r");
+	unsigned long long addr;
+	char *line = NULL, *s;
+	unsigned int pid, tid;
+	size_t cap = 0;
+	int cpu, i;
+
+	if (!fp)
+		return -1;
+	while (getline(&line, &cap, fp) > 0) {
+		s = strstr(line, "htmm_sample: ");
+		if (!s || sscanf(s, "htmm_sample: pid=%u tid=%u cpu=%d addr=%llx",
+				 &pid, &tid, &cpu, &addr) != 4)
+			continue;
+		for (i = 0; i < nf; i++) {
+			unsigned long long lo = (unsigned long)f[i].base;
+
+			if ((f[i].pid != -1 && f[i].pid != (pid_t)pid) ||
+			    (f[i].tid != -1 && f[i].tid != (pid_t)tid))
+				continue;
+			if (addr >= lo && addr < lo + f[i].n * page_size)
+				f[i].hit[(addr - lo) / page_size] = 1;
+		}
+	}
+	free(line);
+	fclose(fp);
+	return 0;
+}
+
+static inline int pages_hit(struct sample_filter *f)
+{
+	int i, n = 0;
+
+	for (i = 0; i < f->n; i++)
+		n += f->hit[i];
+	return n;
+}
+
+/* The pid of the ksamplingd kernel thread, or -1. */
+static inline pid_t find_ksamplingd(void)
+{
+	char path[PATH_MAX], comm[32];
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+	pid_t pid = -1;
+
+	while (dir && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		if (atoi(d->d_name) > 0 && !read_file(path, comm, sizeof(comm)) &&
+		    !strcmp(comm, "ksamplingd\n")) {
+			pid = atoi(d->d_name);
+			break;
+		}
+	}
+	if (dir)
+		closedir(dir);
+	return pid;
+}
+
+#endif /* HTMM_UTIL_H */
