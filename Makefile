@@ -40,7 +40,7 @@ BIN        = $(BUILD)/bin
 TOOLS      = $(BIN)/htmmctl $(BIN)/hotcold
 TOOLS_CFLAGS = -O2 -Wall -Wextra -static -Itools/include
 
-.PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check-series export deb check-guest check clean distclean
+.PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check-series export deb bench check-guest check clean distclean
 
 help:
 	@echo "htmm targets:"
@@ -55,6 +55,7 @@ help:
 	@echo "  vm         boot the guest with a shell on this terminal"
 	@echo "  demo       the main job: run hotcold under 'htmmctl run' in the guest"
 	@echo "  check-series  checkpatch, each patch builds, sparse, kernel-doc, docs"
+	@echo "  bench      htmm vs perf record on a page-fault workload (table + JSON)"
 	@echo "  deb        Debian packages of the patched kernel (defconfig + htmm)"
 	@echo "  export     the series for review in build/export (b4/git send-email)"
 	@echo "  check-guest  KUnit and kselftests in one guest (FLAVOR=guest|debug)"
@@ -153,6 +154,20 @@ deb: tree
 	$(DKMAKE) -s bindeb-pkg LOCALVERSION=-htmm
 	mv $(TREE)/*.deb $(TREE)/*.buildinfo $(TREE)/*.changes $(BUILD)/deb/
 	@ls -l $(BUILD)/deb/*.deb
+
+# htmm against perf record on the same workload, in one guest run.
+# perf comes from Debian's linux-perf, copied in with its libraries.
+PERF_FILES = /usr/bin/perf $(shell ldd /usr/bin/perf 2>/dev/null | grep -o '/[^ ]*')
+bench: kernel initramfs $(BIN)/htmm-bench
+	tools/vm-run --timeout 3600 --log $(BUILD)/bench.log --file $(BIN)/htmm-bench \
+		$(foreach f,$(PERF_FILES),--file $(f):$(f)) -- \
+		sh -c 'htmm-bench -r 5 -o /tmp/bench.json && echo BENCH-JSON && cat /tmp/bench.json'
+	@tr -d '\r' <$(BUILD)/bench.log | sed -n '/^BENCH-JSON$$/,/^}$$/p' | sed 1d >$(BUILD)/bench.json
+	@echo "bench: JSON in $(BUILD)/bench.json"
+
+$(BIN)/htmm-bench: tools/bench/htmm-bench.c tools/include/htmm.h
+	@mkdir -p $(BIN)
+	$(CC) $(TOOLS_CFLAGS) -o $@ $<
 
 # The series for review: cover letter, patches, kselftests as the last.
 export: tree

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * htmm-bench - htmm against perf record, side by side, in one run.
+ *
+ * usage: htmm-bench [-r REPS] [-n ROUNDS] [-p PAGES] [-o FILE.json]
+ *
+ * Runs inside the guest (make bench). The workload maps PAGES fresh
+ * pages, touches each, unmaps them, ROUNDS times: every touch is a page
+ * fault. Each repetition runs it three ways:
+ *   none  no sampling
+ *   htmm  under an htmm session, software source, period 1
+ *   perf  under "perf record -e page-faults -c 1 -d"
+ * and measures the workload's wall time, the sampler's CPU time per
+ * sample (ksamplingd's, or the perf process's own), the samples and the
+ * losses; then each sampler's wakeups per second while the sampled
+ * process sleeps. Workload times exclude perf's own start-up. Prints medians with min..max, and writes JSON.
+ * Exit status: 0, or 1 if a run failed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "htmm.h"
+
+#define MAX_REPS	15
+#define PERF		"/usr/bin/perf"
+#define PERF_DATA	"/tmp/perf.data"
+
+enum { NONE, HTMM, PERFREC, NR_MODES };
+static const char *const mode_names[NR_MODES] = { "none", "htmm", "perf" };
+
+struct run {
+	double wall;		/* workload, s */
+	double sampler_cpu;	/* s */
+	long long samples;
+	long long lost;
+};
+
+static int reps = 5, rounds = 50, pages = 2048;
+static long page_size;
+static char self_exe[4096];	/* this program, for perf to run */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double tv(struct timeval t)
+{
+	return t.tv_sec + t.tv_usec / 1e6;
+}
+
+/* The workload, in the child: every touch is a fresh page fault. */
+static void __attribute__((noreturn)) workload(void)
+{
+	int r, i;
+
+	for (r = 0; r < rounds; r++) {
+		char *p = mmap(NULL, pages * page_size, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			_exit(1);
+		for (i = 0; i < pages; i++)
+			p[i * page_size] = 1;
+		munmap(p, pages * page_size);
+	}
+	_exit(0);
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+static pid_t find_comm(const char *comm)
+{
+	char path[64], buf[64];
+	pid_t pid;
+
+	for (pid = 1; pid < 32768; pid++) {
+		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		if (!read_file(path, buf, sizeof(buf)) &&
+		    !strncmp(buf, comm, strlen(comm)) && buf[strlen(comm)] == '\n')
+			return pid;
+	}
+	return -1;
+}
+
+/*
+ * CPU time (s) of @pid: from schedstat (ns) where the kernel has it,
+ * else from stat (clock ticks).
+ */
+static double proc_cpu(pid_t pid)
+{
+	char path[64], buf[1024], *s;
+	unsigned long long ut, st;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	if (!read_file(path, buf, sizeof(buf)))
+		return strtoull(buf, NULL, 10) / 1e9;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_file(path, buf, sizeof(buf)))
+		return -1;
+	s = strrchr(buf, ')');
+	if (!s || sscanf(s + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) / sysconf(_SC_CLK_TCK);
+}
+
+static long long proc_switches(pid_t pid)
+{
+	char path[64], buf[4096], *s;
+	long long n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (read_file(path, buf, sizeof(buf)))
+		return -1;
+	s = strstr(buf, "\nvoluntary_ctxt_switches:");
+	if (s)
+		n += strtoll(strchr(s, ':') + 1, NULL, 10);
+	s = strstr(buf, "nonvoluntary_ctxt_switches:");
+	if (s)
+		n += strtoll(strchr(s, ':') + 1, NULL, 10);
+	return n;
+}
+
+static long long session_value(const char *name)
+{
+	char path[128], buf[64];
+
+	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/%s", getpid(), name);
+	return read_file(path, buf, sizeof(buf)) ? -1 : strtoll(buf, NULL, 10);
+}
+
+/* Run the workload in a child; its wall time and rusage. */
+static int run_workload(double *wall)
+{
+	double t0 = now();
+	int status;
+	pid_t c = fork();
+
+	if (c < 0)
+		return -1;
+	if (!c)
+		workload();
+	if (waitpid(c, &status, 0) != c || !WIFEXITED(status) || WEXITSTATUS(status))
+		return -1;
+	*wall = now() - t0;
+	return 0;
+}
+
+static int run_htmm(struct run *r, pid_t kd)
+{
+	double cpu0;
+
+	if (htmm_start(0, -1)) {
+		perror("htmm-bench: htmm_start");
+		return -1;
+	}
+	cpu0 = proc_cpu(kd);
+	if (run_workload(&r->wall))
+		return -1;
+	r->samples = session_value("nr_sampled");	/* drains */
+	r->lost = session_value("nr_lost");
+	r->sampler_cpu = proc_cpu(kd) - cpu0;
+	return htmm_end(0);
+}
+
+/* perf record with the workload as its child; perf's own CPU time. */
+static int run_perf(struct run *r)
+{
+	struct rusage ru;
+	char line[512];
+	int pipefd[2], status;
+	double wl_cpu = 0;
+	FILE *err;
+	pid_t c;
+
+	if (pipe(pipefd))
+		return -1;
+	c = fork();
+	if (c < 0)
+		return -1;
+	if (!c) {
+		char rounds_s[16], pages_s[16];
+
+		dup2(pipefd[1], 2);
+		close(pipefd[0]);
+		snprintf(rounds_s, sizeof(rounds_s), "%d", rounds);
+		snprintf(pages_s, sizeof(pages_s), "%d", pages);
+		execl(PERF, "perf", "record", "-q", "-e", "page-faults", "-c", "1",
+		      "-d", "-o", PERF_DATA, "--", self_exe, "--workload",
+		      rounds_s, pages_s, (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	r->wall = -1;
+	err = fdopen(pipefd[0], "r");
+	r->lost = 0;
+	while (fgets(line, sizeof(line), err)) {
+		char *s = strstr(line, "workload cpu ");
+
+		if (s)
+			sscanf(s, "workload cpu %lf wall %lf", &wl_cpu, &r->wall);
+		s = strstr(line, " and lost ");
+		if (s)
+			r->lost += strtoll(s + 10, NULL, 10);
+		else if (!strstr(line, "workload cpu"))
+			fputs(line, stderr);
+	}
+	fclose(err);
+	if (wait4(c, &status, 0, &ru) != c || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) || r->wall < 0)
+		return -1;
+	/* rusage covers perf and the workload it waited for. */
+	r->sampler_cpu = tv(ru.ru_utime) + tv(ru.ru_stime) - wl_cpu;
+	r->samples = -1;
+	return 0;
+}
+
+/* Count the samples perf wrote (the workload exec'd by perf record). */
+static long long perf_samples(void)
+{
+	char line[512];
+	long long n = -1;
+	FILE *f = popen(PERF " report -i " PERF_DATA " --stats 2>/dev/null", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *s = strstr(line, "SAMPLE events:");
+
+		if (s && n < 0)
+			n = strtoll(s + 14, NULL, 10);
+	}
+	pclose(f);
+	return n;
+}
+
+/* Wakeups per second of a sampler while the sampled process sleeps. */
+static double idle_wakeups(int mode, pid_t kd)
+{
+	long long s0, s1;
+	pid_t sleeper, perf = -1, who = kd;
+	int status;
+
+	sleeper = fork();
+	if (!sleeper) {
+		sleep(60);
+		_exit(0);
+	}
+	if (mode == HTMM) {
+		if (htmm_start(sleeper, -1))
+			return -1;
+	} else {
+		char pid_s[16];
+
+		snprintf(pid_s, sizeof(pid_s), "%d", sleeper);
+		perf = fork();
+		if (!perf) {
+			execl(PERF, "perf", "record", "-q", "-e", "page-faults", "-c",
+			      "1", "-d", "-o", "/tmp/idle.data", "-p", pid_s,
+			      (char *)NULL);
+			_exit(127);
+		}
+		who = perf;
+	}
+	usleep(500000);
+	s0 = proc_switches(who);
+	sleep(2);
+	s1 = proc_switches(who);
+	if (mode == HTMM) {
+		htmm_end(sleeper);
+	} else {
+		kill(perf, SIGINT);
+		waitpid(perf, &status, 0);
+	}
+	kill(sleeper, SIGKILL);
+	waitpid(sleeper, &status, 0);
+	return (s1 - s0) / 2.0;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct stat3 {
+	double med, min, max;
+};
+
+static struct stat3 stats(double *v, int n)
+{
+	double s[MAX_REPS];
+	struct stat3 st;
+
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp);
+	st.min = s[0];
+	st.max = s[n - 1];
+	st.med = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	return st;
+}
+
+int main(int argc, char **argv)
+{
+	double wall[NR_MODES][MAX_REPS], cpus[NR_MODES][MAX_REPS];
+	double slow[NR_MODES][MAX_REPS], lost[NR_MODES][MAX_REPS];
+	double samples[NR_MODES][MAX_REPS], idle[NR_MODES];
+	struct stat3 w, sl, c, sa, lo;
+	const char *json = "/tmp/bench.json";
+	struct run r;
+	FILE *out;
+	pid_t kd;
+	int i, m, opt;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	if (argc == 4 && !strcmp(argv[1], "--workload")) {
+		/* perf record's child: the workload, reporting its times. */
+		struct rusage ru;
+		double t0 = now();
+		pid_t c;
+		int status;
+
+		rounds = atoi(argv[2]);
+		pages = atoi(argv[3]);
+		c = fork();
+		if (!c)
+			workload();
+		if (wait4(c, &status, 0, &ru) != c)
+			return 1;
+		fprintf(stderr, "workload cpu %.6f wall %.6f\n",
+			tv(ru.ru_utime) + tv(ru.ru_stime), now() - t0);
+		return WEXITSTATUS(status);
+	}
+	while ((opt = getopt(argc, argv, "r:n:p:o:h")) != -1) {
+		switch (opt) {
+		case 'r': reps = atoi(optarg); break;
+		case 'n': rounds = atoi(optarg); break;
+		case 'p': pages = atoi(optarg); break;
+		case 'o': json = optarg; break;
+		default:
+			fprintf(stderr, "usage: htmm-bench [-r REPS] [-n ROUNDS] [-p PAGES] [-o FILE.json]\n");
+			return opt == 'h' ? 0 : 2;
+		}
+	}
+	if (reps < 1 || reps > MAX_REPS || rounds < 1 || pages < 1) {
+		fprintf(stderr, "htmm-bench: bad arguments\n");
+		return 2;
+	}
+	if (readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1) < 0) {
+		perror("htmm-bench: /proc/self/exe");
+		return 1;
+	}
+	kd = find_comm("ksamplingd");
+	if (kd < 0 || access(PERF, X_OK)) {
+		fprintf(stderr, "htmm-bench: needs ksamplingd (CONFIG_HTMM) and %s\n", PERF);
+		return 1;
+	}
+
+	printf("htmm-bench: %d rounds x %d fresh pages = %d page faults per run, %d repetitions\n",
+	       rounds, pages, rounds * pages, reps);
+	for (i = 0; i < reps; i++) {
+		/* The three modes side by side in every repetition. */
+		memset(&r, 0, sizeof(r));
+		if (run_workload(&r.wall))
+			return 1;
+		wall[NONE][i] = r.wall;
+		cpus[NONE][i] = samples[NONE][i] = lost[NONE][i] = 0;
+
+		if (run_htmm(&r, kd))
+			return 1;
+		wall[HTMM][i] = r.wall;
+		cpus[HTMM][i] = r.sampler_cpu;
+		samples[HTMM][i] = r.samples;
+		lost[HTMM][i] = r.lost;
+
+		if (run_perf(&r))
+			return 1;
+		wall[PERFREC][i] = r.wall;
+		cpus[PERFREC][i] = r.sampler_cpu;
+		samples[PERFREC][i] = perf_samples();
+		lost[PERFREC][i] = r.lost;
+
+		for (m = 0; m < NR_MODES; m++)
+			slow[m][i] = wall[m][i] / wall[NONE][i];
+		printf("htmm-bench: rep %d: none %.3f s, htmm %.3f s (%.0f samples), perf %.3f s (%.0f samples)\n",
+		       i + 1, wall[NONE][i], wall[HTMM][i], samples[HTMM][i],
+		       wall[PERFREC][i], samples[PERFREC][i]);
+		fflush(stdout);
+	}
+	idle[NONE] = 0;
+	idle[HTMM] = idle_wakeups(HTMM, kd);
+	idle[PERFREC] = idle_wakeups(PERFREC, kd);
+
+	out = fopen(json, "w");
+	if (!out) {
+		perror("htmm-bench: json");
+		return 1;
+	}
+	fprintf(out, "{\n  \"faults_per_run\": %d,\n  \"repetitions\": %d,\n  \"modes\": {\n",
+		rounds * pages, reps);
+	printf("\n%-5s %22s %22s %26s %20s %12s %10s\n", "mode", "workload s (min..max)",
+	       "slowdown (min..max)", "sampler us/sample (min..max)", "samples (median)",
+	       "lost (med)", "idle wk/s");
+	for (m = 0; m < NR_MODES; m++) {
+		double per[MAX_REPS];
+
+		for (i = 0; i < reps; i++)
+			per[i] = samples[m][i] > 0 ? 1e6 * cpus[m][i] / samples[m][i] : 0;
+		w = stats(wall[m], reps);
+		sl = stats(slow[m], reps);
+		c = stats(per, reps);
+		sa = stats(samples[m], reps);
+		lo = stats(lost[m], reps);
+		printf("%-5s %8.3f (%.3f..%.3f) %8.3f (%.3f..%.3f) %10.2f (%.2f..%.2f) %20.0f %12.0f %10.1f\n",
+		       mode_names[m], w.med, w.min, w.max, sl.med, sl.min, sl.max,
+		       c.med, c.min, c.max, sa.med, lo.med, idle[m]);
+		fprintf(out, "    \"%s\": {\"workload_s\": [%.4f, %.4f, %.4f], \"slowdown\": [%.4f, %.4f, %.4f], "
+			"\"sampler_us_per_sample\": [%.3f, %.3f, %.3f], \"samples\": %.0f, \"lost\": %.0f, "
+			"\"idle_wakeups_per_s\": %.1f}%s\n",
+			mode_names[m], w.med, w.min, w.max, sl.med, sl.min, sl.max,
+			c.med, c.min, c.max, sa.med, lo.med, idle[m], m + 1 < NR_MODES ? "," : "");
+	}
+	fprintf(out, "  }\n}\n");
+	fclose(out);
+	printf("\nhtmm-bench: slowdown over none: htmm %.3f, perf %.3f (goal: htmm's at most half of perf's);\n",
+	       stats(slow[HTMM], reps).med - 1, stats(slow[PERFREC], reps).med - 1);
+	printf("htmm-bench: JSON in %s\n", json);
+	return 0;
+}
