@@ -424,7 +424,8 @@ int main(int argc, char **argv)
 		perror("htmm-bench: json");
 		return 1;
 	}
-	fprintf(out, "{\n  \"faults_per_run\": %d,\n  \"repetitions\": %d,\n  \"modes\": {\n",
+	fprintf(out, "{\n  \"faults_per_run\": %d,\n  \"repetitions\": %d,\n"
+		"  \"ranges\": [\"median\", \"min\", \"max\"],\n  \"modes\": {\n",
 		rounds * pages, reps);
 	printf("\n%-5s %22s %22s %26s %20s %12s %10s\n", "mode", "workload s (min..max)",
 	       "slowdown (min..max)", "sampler us/sample (min..max)", "samples (median)",
