@@ -188,7 +188,7 @@ check-guest: kernel selftests initramfs
 	for p in $$progs; do files="$$files --file $(SELFTESTS_OUT)/$$p"; done; \
 	rc=0; tools/vm-run --timeout 2400 --log $(CHECK_LOG) --append "$(APPEND_$(FLAVOR))" \
 		$$files -- guest-selftests $$(printf '/bin/%s ' $$progs) || rc=$$?; \
-	echo "check: $(FLAVOR) guest exit status $$rc (console log: $(CHECK_LOG))"; \
+	echo "check: $(FLAVOR): guest exit status $$rc (console log: $(CHECK_LOG))"; \
 	tools/ktap-summary $(CHECK_LOG) $(KUNIT_SUITES) $$progs >$(CHECK_LOG).summary || rc=1; \
 	sed 's/^/check: $(FLAVOR): /' $(CHECK_LOG).summary; \
 	exit $$rc

@@ -31,7 +31,7 @@ FIXTURE_TEARDOWN(htmm)
 }
 
 /* A /proc/meminfo value in kB, or -1. */
-static long long meminfo(const char *key)
+static long long mem_kb(const char *key)
 {
 	char buf[4096], *s;
 
@@ -84,8 +84,8 @@ TEST_F_TIMEOUT(htmm, start_end_cycles_leak_nothing, 600)
 		ASSERT_EQ(0, htmm_start(0, -1));
 		ASSERT_EQ(0, htmm_end(0));
 	}
-	slab0 = meminfo("\nSlab:");
-	free0 = meminfo("MemFree:");
+	slab0 = mem_kb("\nSlab:");
+	free0 = mem_kb("MemFree:");
 	for (i = 0; i < CYCLES; i++) {
 		ASSERT_EQ(0, htmm_start(0, -1));
 		ASSERT_EQ(0, htmm_end(0));
@@ -93,8 +93,8 @@ TEST_F_TIMEOUT(htmm, start_end_cycles_leak_nothing, 600)
 	/* Buffers and events are freed after RCU grace periods: settle. */
 	for (i = 0; i < 20; i++) {
 		usleep(250000);
-		slab1 = meminfo("\nSlab:");
-		free1 = meminfo("MemFree:");
+		slab1 = mem_kb("\nSlab:");
+		free1 = mem_kb("MemFree:");
 		if (free0 - free1 <= FREE_SLACK_KB)
 			break;
 	}
