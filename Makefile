@@ -165,7 +165,7 @@ bench: kernel initramfs $(BIN)/htmm-bench
 	@tr -d '\r' <$(BUILD)/bench.log | sed -n '/^BENCH-JSON$$/,/^}$$/p' | sed 1d >$(BUILD)/bench.json
 	@echo "bench: JSON in $(BUILD)/bench.json"
 
-$(BIN)/htmm-bench: tools/bench/htmm-bench.c tools/include/htmm.h
+$(BIN)/htmm-bench: tools/bench/htmm-bench.c selftests/htmm/htmm_util.h
 	@mkdir -p $(BIN)
 	$(CC) $(TOOLS_CFLAGS) -o $@ $<
 

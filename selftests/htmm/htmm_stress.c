@@ -15,20 +15,6 @@
 #include "../kselftest_harness.h"
 #include "htmm_util.h"
 
-FIXTURE(htmm) {
-};
-
-FIXTURE_SETUP(htmm)
-{
-	const char *why = htmm_skip_reason();
-
-	if (why)
-		SKIP(return, "%s", why);
-}
-
-FIXTURE_TEARDOWN(htmm)
-{
-}
 
 /* A /proc/meminfo value in kB, or -1. */
 static long long mem_kb(const char *key)
@@ -267,29 +253,13 @@ struct cpu_count {
 	int per_cpu[2];
 };
 
-static int count_cpus(struct cpu_count *c)
+static void count_cpu(const struct trace_sample *ts, void *arg)
 {
-	FILE *fp = fopen(TRACEFS "/trace", "r");
-	unsigned long long addr;
-	unsigned int pid, tid;
-	char *line = NULL, *s;
-	size_t cap = 0;
-	int cpu;
+	struct cpu_count *c = arg;
 
-	if (!fp)
-		return -1;
-	while (getline(&line, &cap, fp) > 0) {
-		s = strstr(line, "htmm_sample: ");
-		if (!s || sscanf(s, "htmm_sample: pid=%u tid=%u cpu=%d addr=%llx",
-				 &pid, &tid, &cpu, &addr) != 4)
-			continue;
-		if ((pid_t)pid == c->pid && addr >= c->lo && addr < c->hi &&
-		    cpu >= 0 && cpu < 2)
-			c->per_cpu[cpu]++;
-	}
-	free(line);
-	fclose(fp);
-	return 0;
+	if (ts->pid == c->pid && ts->addr >= c->lo && ts->addr < c->hi &&
+	    ts->cpu >= 0 && ts->cpu < 2)
+		c->per_cpu[ts->cpu]++;
 }
 
 #define HP_PAGES	128
@@ -302,7 +272,7 @@ static struct cpu_count cpu_samples(pid_t pid, char *p)
 
 	/* Samples reach the tracepoint when drained; a read drains. */
 	total("nr_sampled");
-	count_cpus(&c);
+	trace_for_each(count_cpu, &c);
 	return c;
 }
 

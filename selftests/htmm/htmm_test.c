@@ -29,22 +29,6 @@
 #include "../kselftest_harness.h"
 #include "htmm_util.h"
 
-/* --- tests --- */
-
-FIXTURE(htmm) {
-};
-
-FIXTURE_SETUP(htmm)
-{
-	const char *why = htmm_skip_reason();
-
-	if (why)
-		SKIP(return, "%s", why);
-}
-
-FIXTURE_TEARDOWN(htmm)
-{
-}
 
 TEST_F(htmm, round_trip)
 {
@@ -440,23 +424,6 @@ TEST_F(htmm, fd_table_unchanged)
 	EXPECT_EQ(before, during);
 	EXPECT_EQ(before, after);
 	EXPECT_EQ(0, perf);
-}
-
-static long long ctx_switches(pid_t pid)
-{
-	char path[64], buf[4096], *s;
-	long long n = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (read_file(path, buf, sizeof(buf)))
-		return -1;
-	s = strstr(buf, "\nvoluntary_ctxt_switches:");
-	if (s)
-		n += strtoll(strchr(s, ':') + 1, NULL, 10);
-	s = strstr(buf, "nonvoluntary_ctxt_switches:");
-	if (s)
-		n += strtoll(strchr(s, ':') + 1, NULL, 10);
-	return n;
 }
 
 TEST_F(htmm, idle_sampler_sleeps)

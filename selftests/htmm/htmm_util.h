@@ -176,36 +176,66 @@ struct sample_filter {
 	unsigned char *hit;	/* per page */
 };
 
-/* Mark in each filter the pages its samples landed on. */
-static inline int trace_collect(struct sample_filter *f, int nf)
+struct trace_sample {
+	pid_t pid, tid;
+	int cpu;		/* the buffer the sample was drained from */
+	unsigned long long addr;
+};
+
+/* Call @fn for each htmm_sample event in the trace buffer. */
+static inline int trace_for_each(void (*fn)(const struct trace_sample *, void *),
+				 void *arg)
 {
 	FILE *fp = fopen(TRACEFS "/trace", "r");
-	unsigned long long addr;
-	char *line = NULL, *s;
+	struct trace_sample ts;
 	unsigned int pid, tid;
+	char *line = NULL, *s;
 	size_t cap = 0;
-	int cpu, i;
 
 	if (!fp)
 		return -1;
 	while (getline(&line, &cap, fp) > 0) {
 		s = strstr(line, "htmm_sample: ");
 		if (!s || sscanf(s, "htmm_sample: pid=%u tid=%u cpu=%d addr=%llx",
-				 &pid, &tid, &cpu, &addr) != 4)
+				 &pid, &tid, &ts.cpu, &ts.addr) != 4)
 			continue;
-		for (i = 0; i < nf; i++) {
-			unsigned long long lo = (unsigned long)f[i].base;
-
-			if ((f[i].pid != -1 && f[i].pid != (pid_t)pid) ||
-			    (f[i].tid != -1 && f[i].tid != (pid_t)tid))
-				continue;
-			if (addr >= lo && addr < lo + f[i].n * page_size)
-				f[i].hit[(addr - lo) / page_size] = 1;
-		}
+		ts.pid = pid;
+		ts.tid = tid;
+		fn(&ts, arg);
 	}
 	free(line);
 	fclose(fp);
 	return 0;
+}
+
+struct filters {
+	struct sample_filter *f;
+	int n;
+};
+
+static inline void mark_hit(const struct trace_sample *ts, void *arg)
+{
+	struct filters *fs = arg;
+	int i;
+
+	for (i = 0; i < fs->n; i++) {
+		struct sample_filter *f = &fs->f[i];
+		unsigned long long lo = (unsigned long)f->base;
+
+		if ((f->pid != -1 && f->pid != ts->pid) ||
+		    (f->tid != -1 && f->tid != ts->tid))
+			continue;
+		if (ts->addr >= lo && ts->addr < lo + f->n * page_size)
+			f->hit[(ts->addr - lo) / page_size] = 1;
+	}
+}
+
+/* Mark in each filter the pages its samples landed on. */
+static inline int trace_collect(struct sample_filter *f, int nf)
+{
+	struct filters fs = { .f = f, .n = nf };
+
+	return trace_for_each(mark_hit, &fs);
 }
 
 static inline int pages_hit(struct sample_filter *f)
@@ -237,5 +267,41 @@ static inline pid_t find_ksamplingd(void)
 		closedir(dir);
 	return pid;
 }
+
+/* Context switches of @pid so far, or -1. */
+static inline long long ctx_switches(pid_t pid)
+{
+	char path[64], buf[4096], *s;
+	long long n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (read_file(path, buf, sizeof(buf)))
+		return -1;
+	s = strstr(buf, "\nvoluntary_ctxt_switches:");
+	if (s)
+		n += strtoll(strchr(s, ':') + 1, NULL, 10);
+	s = strstr(buf, "nonvoluntary_ctxt_switches:");
+	if (s)
+		n += strtoll(strchr(s, ':') + 1, NULL, 10);
+	return n;
+}
+
+#ifdef FIXTURE
+/* With kselftest_harness.h: the fixture every htmm test uses. */
+FIXTURE(htmm) {
+};
+
+FIXTURE_SETUP(htmm)
+{
+	const char *why = htmm_skip_reason();
+
+	if (why)
+		SKIP(return, "%s", why);
+}
+
+FIXTURE_TEARDOWN(htmm)
+{
+}
+#endif
 
 #endif /* HTMM_UTIL_H */

@@ -29,7 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "htmm.h"
+/* The kselftests' helpers: system calls, sysfs and /proc readers. */
+#include "../../selftests/htmm/htmm_util.h"
 
 #define MAX_REPS	15
 #define PERF		"/usr/bin/perf"
@@ -46,16 +47,7 @@ struct run {
 };
 
 static int reps = 5, rounds = 50, pages = 2048;
-static long page_size;
 static char self_exe[4096];	/* this program, for perf to run */
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static double tv(struct timeval t)
 {
@@ -80,35 +72,6 @@ static void __attribute__((noreturn)) workload(void)
 	_exit(0);
 }
 
-static int read_file(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
-static pid_t find_comm(const char *comm)
-{
-	char path[64], buf[64];
-	pid_t pid;
-
-	for (pid = 1; pid < 32768; pid++) {
-		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-		if (!read_file(path, buf, sizeof(buf)) &&
-		    !strncmp(buf, comm, strlen(comm)) && buf[strlen(comm)] == '\n')
-			return pid;
-	}
-	return -1;
-}
-
 /*
  * CPU time (s) of @pid: from schedstat (ns) where the kernel has it,
  * else from stat (clock ticks).
@@ -131,24 +94,7 @@ static double proc_cpu(pid_t pid)
 	return (double)(ut + st) / sysconf(_SC_CLK_TCK);
 }
 
-static long long proc_switches(pid_t pid)
-{
-	char path[64], buf[4096], *s;
-	long long n = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (read_file(path, buf, sizeof(buf)))
-		return -1;
-	s = strstr(buf, "\nvoluntary_ctxt_switches:");
-	if (s)
-		n += strtoll(strchr(s, ':') + 1, NULL, 10);
-	s = strstr(buf, "nonvoluntary_ctxt_switches:");
-	if (s)
-		n += strtoll(strchr(s, ':') + 1, NULL, 10);
-	return n;
-}
-
-static long long session_value(const char *name)
+static long long own_value(const char *name)
 {
 	char path[128], buf[64];
 
@@ -184,8 +130,8 @@ static int run_htmm(struct run *r, pid_t kd)
 	cpu0 = proc_cpu(kd);
 	if (run_workload(&r->wall))
 		return -1;
-	r->samples = session_value("nr_sampled");	/* drains */
-	r->lost = session_value("nr_lost");
+	r->samples = own_value("nr_sampled");	/* drains */
+	r->lost = own_value("nr_lost");
 	r->sampler_cpu = proc_cpu(kd) - cpu0;
 	return htmm_end(0);
 }
@@ -290,9 +236,9 @@ static double idle_wakeups(int mode, pid_t kd)
 		who = perf;
 	}
 	usleep(500000);
-	s0 = proc_switches(who);
+	s0 = ctx_switches(who);
 	sleep(2);
-	s1 = proc_switches(who);
+	s1 = ctx_switches(who);
 	if (mode == HTMM) {
 		htmm_end(sleeper);
 	} else {
@@ -378,7 +324,7 @@ int main(int argc, char **argv)
 		perror("htmm-bench: /proc/self/exe");
 		return 1;
 	}
-	kd = find_comm("ksamplingd");
+	kd = find_ksamplingd();
 	if (kd < 0 || access(PERF, X_OK)) {
 		fprintf(stderr, "htmm-bench: needs ksamplingd (CONFIG_HTMM) and %s\n", PERF);
 		return 1;
