@@ -32,15 +32,15 @@ KSFT       = $(BUILD)/ksft/tools/testing/selftests
 SELFTESTS_OUT = $(BUILD)/selftests
 CHECK_LOG  = $(BUILD)/check-$(FLAVOR).log
 # KUnit suites that must report in `make check`
-KUNIT_SUITES = htmm
+KUNIT_SUITES = htmm htmm_source
 export HTMM_KERNEL    = $(BZIMAGE)
 export HTMM_INITRAMFS = $(INITRAMFS)
 
 BIN        = $(BUILD)/bin
-TOOLS      = $(BIN)/htmmctl $(BIN)/hotcold
+TOOLS      = $(BIN)/htmmctl $(BIN)/hotcold $(BIN)/htmm-hwcheck
 TOOLS_CFLAGS = -O2 -Wall -Wextra -static -Itools/include
 
-.PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check-series export deb bench check-guest check clean distclean
+.PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check-series export deb bench hwcheck check-guest check clean distclean
 
 help:
 	@echo "htmm targets:"
@@ -56,6 +56,8 @@ help:
 	@echo "  demo       the main job: run hotcold under 'htmmctl run' in the guest"
 	@echo "  check-series  checkpatch, each patch builds, sparse, kernel-doc, docs"
 	@echo "  bench      htmm vs perf record on a page-fault workload (table + JSON)"
+	@echo "  hwcheck    on a real machine running the patched kernel, as root: which"
+	@echo "             source auto picks, and a short sampling self-check"
 	@echo "  deb        Debian packages of the patched kernel (defconfig + htmm)"
 	@echo "  export     the series for review in build/export (b4/git send-email)"
 	@echo "  check-guest  KUnit and kselftests in one guest (FLAVOR=guest|debug)"
@@ -112,6 +114,14 @@ $(BIN)/htmmctl: tools/htmmctl/htmmctl.c tools/include/htmm.h
 $(BIN)/hotcold: tools/hotcold/hotcold.c
 	@mkdir -p $(BIN)
 	$(CC) $(TOOLS_CFLAGS) -o $@ $<
+
+$(BIN)/htmm-hwcheck: tools/hwcheck/htmm-hwcheck.c tools/include/htmm.h
+	@mkdir -p $(BIN)
+	$(CC) $(TOOLS_CFLAGS) -o $@ $<
+
+# On a real machine booted into the patched kernel, as root.
+hwcheck: $(BIN)/htmm-hwcheck
+	$(BIN)/htmm-hwcheck
 
 $(INITRAMFS): tools/mkinitramfs
 	@mkdir -p $(BUILD)
@@ -182,10 +192,10 @@ docs-check: tree
 
 # One guest: KUnit runs at boot, the kselftests after it, then (debug
 # guest) a kmemleak scan; the log is judged by tools/ktap-summary.
-check-guest: kernel selftests initramfs
-	@progs="$(notdir $(wildcard $(SELFTESTS_OUT)/*))"; \
-	files="--file tools/guest-selftests"; \
-	for p in $$progs; do files="$$files --file $(SELFTESTS_OUT)/$$p"; done; \
+check-guest: kernel selftests initramfs $(BIN)/htmm-hwcheck
+	@progs="$(notdir $(wildcard $(SELFTESTS_OUT)/*)) hwcheck-guest"; \
+	files="--file tools/guest-selftests --file tools/hwcheck/hwcheck-guest --file $(BIN)/htmm-hwcheck"; \
+	for p in $(notdir $(wildcard $(SELFTESTS_OUT)/*)); do files="$$files --file $(SELFTESTS_OUT)/$$p"; done; \
 	rc=0; tools/vm-run --timeout 2400 --log $(CHECK_LOG) --append "$(APPEND_$(FLAVOR))" \
 		$$files -- guest-selftests $$(printf '/bin/%s ' $$progs) || rc=$$?; \
 	echo "check: $(FLAVOR): guest exit status $$rc (console log: $(CHECK_LOG))"; \

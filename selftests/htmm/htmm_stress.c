@@ -16,30 +16,6 @@
 #include "htmm_util.h"
 
 
-/* A /proc/meminfo value in kB, or -1. */
-static long long mem_kb(const char *key)
-{
-	char buf[4096], *s;
-
-	if (read_file("/proc/meminfo", buf, sizeof(buf)))
-		return -1;
-	s = strstr(buf, key);
-	return s ? strtoll(s + strlen(key), NULL, 10) : -1;
-}
-
-static int nr_sessions(void)
-{
-	struct dirent *d;
-	DIR *dir = opendir(HTMM_SYSFS "/sessions");
-	int n = 0;
-
-	if (!dir)
-		return -1;
-	while ((d = readdir(dir)))
-		n += d->d_name[0] != '.';
-	closedir(dir);
-	return n;
-}
 
 #define CYCLES		2000
 /*
@@ -57,7 +33,9 @@ static int nr_sessions(void)
  */
 #define DEBUG_SLAB_SLACK_KB	(40 * 1024)
 
-TEST_F_TIMEOUT(htmm, start_end_cycles_leak_nothing, 600)
+/* Slab and free memory before and after @fn ran CYCLES times. */
+static void check_no_leak(struct __test_metadata *_metadata,
+			  void (*fn)(struct __test_metadata *), const char *what)
 {
 	long long slab0, slab1, free0, free1, slab_slack = SLAB_SLACK_KB;
 	int i;
@@ -66,16 +44,12 @@ TEST_F_TIMEOUT(htmm, start_end_cycles_leak_nothing, 600)
 		slab_slack = DEBUG_SLAB_SLACK_KB;
 
 	/* Warm up caches (kobjects, perf contexts) before measuring. */
-	for (i = 0; i < 50; i++) {
-		ASSERT_EQ(0, htmm_start(0, -1));
-		ASSERT_EQ(0, htmm_end(0));
-	}
+	for (i = 0; i < 50; i++)
+		fn(_metadata);
 	slab0 = mem_kb("\nSlab:");
 	free0 = mem_kb("MemFree:");
-	for (i = 0; i < CYCLES; i++) {
-		ASSERT_EQ(0, htmm_start(0, -1));
-		ASSERT_EQ(0, htmm_end(0));
-	}
+	for (i = 0; i < CYCLES; i++)
+		fn(_metadata);
 	/* Buffers and events are freed after RCU grace periods: settle. */
 	for (i = 0; i < 20; i++) {
 		usleep(250000);
@@ -84,11 +58,48 @@ TEST_F_TIMEOUT(htmm, start_end_cycles_leak_nothing, 600)
 		if (free0 - free1 <= FREE_SLACK_KB)
 			break;
 	}
-	TH_LOG("%d cycles: Slab %lld -> %lld kB, MemFree %lld -> %lld kB",
-	       CYCLES, slab0, slab1, free0, free1);
+	TH_LOG("%d %s: Slab %lld -> %lld kB, MemFree %lld -> %lld kB",
+	       CYCLES, what, slab0, slab1, free0, free1);
 	EXPECT_GE(slab_slack, slab1 - slab0);
 	EXPECT_GE(FREE_SLACK_KB, free0 - free1);
 	EXPECT_EQ(0, nr_sessions());
+}
+
+static void start_end(struct __test_metadata *_metadata)
+{
+	ASSERT_EQ(0, htmm_start(0, -1));
+	ASSERT_EQ(0, htmm_end(0));
+}
+
+TEST_F_TIMEOUT(htmm, start_end_cycles_leak_nothing, 600)
+{
+	check_no_leak(_metadata, start_end, "start/end cycles");
+}
+
+/* This machine lacks the source: nothing may be left of the attempt. */
+static void start_unsupported(struct __test_metadata *_metadata)
+{
+	ASSERT_EQ(EOPNOTSUPP, ERR(htmm_start(0, -1)));
+	ASSERT_EQ(ESRCH, ERR(htmm_end(0)));
+}
+
+TEST_F_TIMEOUT(htmm, forced_hardware_source_leaks_nothing, 600)
+{
+	static const char * const hw[] = { "pebs", "ibs" };
+	char what[64];
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", hw[i]));
+		if (strcmp(read_source_resolved(), "none")) {
+			TH_LOG("this machine has %s: nothing to check", hw[i]);
+			continue;
+		}
+		snprintf(what, sizeof(what), "htmm_start() with %s forced",
+			 hw[i]);
+		check_no_leak(_metadata, start_unsupported, what);
+	}
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "auto"));
 }
 
 #define RACERS		8

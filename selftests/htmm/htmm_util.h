@@ -286,6 +286,43 @@ static inline long long ctx_switches(pid_t pid)
 	return n;
 }
 
+/* A /proc/meminfo value in kB, or -1. */
+static inline long long mem_kb(const char *key)
+{
+	char buf[4096], *s;
+
+	if (read_file("/proc/meminfo", buf, sizeof(buf)))
+		return -1;
+	s = strstr(buf, key);
+	return s ? strtoll(s + strlen(key), NULL, 10) : -1;
+}
+
+/* Number of live sessions, or -1. */
+static inline int nr_sessions(void)
+{
+	struct dirent *d;
+	DIR *dir = opendir(HTMM_SYSFS "/sessions");
+	int n = 0;
+
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)))
+		n += d->d_name[0] != '.';
+	closedir(dir);
+	return n;
+}
+
+/* What a new session would sample with now ("none": nothing). */
+static inline const char *read_source_resolved(void)
+{
+	static char buf[32];
+
+	if (read_file(HTMM_SYSFS "/source_resolved", buf, sizeof(buf)))
+		return "?";
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
 #ifdef FIXTURE
 /* With kselftest_harness.h: the fixture every htmm test uses. */
 FIXTURE(htmm) {

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kselftests for htmm's sample sources, the per-kind counters and the
+ * CPU budget of ksamplingd.
+ *
+ * Hardware sources (Intel PEBS, AMD IBS) are checked where the machine
+ * has them and otherwise must be refused with EOPNOTSUPP; everything else
+ * runs on the software source, which every machine has.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "htmm_util.h"
+
+#ifndef MPOL_BIND
+#define MPOL_BIND	2
+#endif
+
+/* What "auto" must pick on this machine, from what user space can see. */
+static const char *expected_auto(void)
+{
+	char buf[65536], *flags, *end;
+
+	if (!access("/sys/bus/event_source/devices/ibs_op", F_OK))
+		return "ibs";
+	if (read_file("/proc/cpuinfo", buf, sizeof(buf)))
+		return "?";
+	/* The first CPU's flags line. */
+	flags = strstr(buf, "\nflags");
+	end = flags ? strchr(flags + 1, '\n') : NULL;
+	if (end)
+		*end = '\0';
+	if (strstr(buf, "GenuineIntel") && flags && strstr(flags, " pebs") &&
+	    !access("/sys/bus/event_source/devices/cpu", F_OK))
+		return "pebs";
+	return "software";
+}
+
+static void session_string(pid_t pid, const char *name, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/%s", pid, name);
+	if (read_file(path, buf, len))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+TEST_F(htmm, auto_source)
+{
+	const char *want = expected_auto();
+	char buf[128];
+
+	ASSERT_EQ(0, read_file(HTMM_SYSFS "/source", buf, sizeof(buf)));
+	EXPECT_STREQ("[auto] software pebs ibs\n", buf);
+	EXPECT_STREQ(want, read_source_resolved());
+	TH_LOG("auto resolves to %s", read_source_resolved());
+
+	/* The session shows what it samples with, never "auto". */
+	ASSERT_EQ(0, htmm_start(0, -1));
+	session_string(getpid(), "source", buf, sizeof(buf));
+	EXPECT_STREQ(want, buf);
+	EXPECT_EQ(0, htmm_end(0));
+
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "software"));
+	EXPECT_STREQ("software", read_source_resolved());
+	ASSERT_EQ(0, htmm_start(0, -1));
+	session_string(getpid(), "source", buf, sizeof(buf));
+	EXPECT_STREQ("software", buf);
+	EXPECT_EQ(0, htmm_end(0));
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "auto"));
+}
+
+TEST_F(htmm, forced_missing_source_fails)
+{
+	static const char * const hw[] = { "pebs", "ibs" };
+	long long before[2];
+	unsigned int i;
+	pid_t child;
+	int status;
+
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		pause();
+		_exit(0);
+	}
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", hw[i]));
+		if (strcmp(read_source_resolved(), "none")) {
+			TH_LOG("this machine has %s", hw[i]);
+			continue;
+		}
+		before[0] = total("nr_sampled");
+		before[1] = nr_sessions();
+		EXPECT_EQ(EOPNOTSUPP, ERR(htmm_start(0, -1)));
+		EXPECT_EQ(EOPNOTSUPP, ERR(htmm_start(child, 0)));
+		EXPECT_EQ(EOPNOTSUPP, ERR(htmm_start(-1, -1)));
+		/* Nothing behind: no session, nothing to end. */
+		EXPECT_FALSE(pid_session_exists(getpid()));
+		EXPECT_FALSE(pid_session_exists(child));
+		EXPECT_FALSE(session_exists("all"));
+		EXPECT_EQ(before[1], nr_sessions());
+		EXPECT_EQ(ESRCH, ERR(htmm_end(0)));
+		EXPECT_EQ(ESRCH, ERR(htmm_end(child)));
+		EXPECT_EQ(ESRCH, ERR(htmm_end(-1)));
+		EXPECT_EQ(before[0], total("nr_sampled"));
+		/* Bad arguments still come first. */
+		EXPECT_EQ(EINVAL, ERR(htmm_start(-2, -1)));
+	}
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "auto"));
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+}
+
+TEST_F(htmm, pebs_events_setting)
+{
+	char def[128], buf[128];
+
+	ASSERT_EQ(0, read_file(HTMM_SYSFS "/pebs_events", def, sizeof(def)));
+	TH_LOG("PEBS events for this CPU: %s", def);
+	/* Not an Intel server model here: the generic events. */
+	if (strcmp(expected_auto(), "pebs"))
+		EXPECT_STREQ("0x1cd:0x3 0x82d0*500\n", def);
+
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/pebs_events",
+				"0x1d3 0x2d3:0 0x82d0*100"));
+	ASSERT_EQ(0, read_file(HTMM_SYSFS "/pebs_events", buf, sizeof(buf)));
+	EXPECT_STREQ("0x1d3 0x2d3 0x82d0*100\n", buf);
+	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/pebs_events", "0"));
+	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/pebs_events", "0x1d3*0"));
+	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/pebs_events", "load"));
+	EXPECT_EQ(E2BIG, write_file(HTMM_SYSFS "/pebs_events", "1 2 3 4 5"));
+	/* A rejected write changes nothing. */
+	ASSERT_EQ(0, read_file(HTMM_SYSFS "/pebs_events", buf, sizeof(buf)));
+	EXPECT_STREQ("0x1d3 0x2d3 0x82d0*100\n", buf);
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/pebs_events", "default"));
+	ASSERT_EQ(0, read_file(HTMM_SYSFS "/pebs_events", buf, sizeof(buf)));
+	EXPECT_STREQ(def, buf);
+}
+
+/* Is @node a node with memory? */
+static bool node_has_memory(int node)
+{
+	char path[128], buf[4096], *s;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo",
+		 node);
+	if (read_file(path, buf, sizeof(buf)))
+		return false;
+	s = strstr(buf, "MemTotal:");
+	return s && strtoll(s + strlen("MemTotal:"), NULL, 10) > 0;
+}
+
+static char *map_on_node(int n, int node)
+{
+	unsigned long mask = 1UL << node;
+	char *p = map_pages(n);
+
+	if (p && syscall(__NR_mbind, p, n * page_size, MPOL_BIND, &mask,
+			 sizeof(mask) * 8, 0)) {
+		munmap(p, n * page_size);
+		return NULL;
+	}
+	return p;
+}
+
+TEST_F(htmm, kinds_near_far)
+{
+	long long sampled, near, far, t_near, t_far;
+	char *a, *b;
+
+	if (!node_has_memory(0) || !node_has_memory(1))
+		SKIP(return, "needs memory on nodes 0 and 1");
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "software"));
+	t_near = total("nr_near");
+	t_far = total("nr_far");
+
+	/* The session's fast tier is node 0: node 1 is far. */
+	ASSERT_EQ(0, htmm_start(0, 0));
+	a = map_on_node(NPAGES, 0);
+	b = map_on_node(NPAGES / 2, 1);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	touch_pages(a, NPAGES);
+	touch_pages(b, NPAGES / 2);
+	/* Read while mapped: the pages' nodes are looked up on draining. */
+	sampled = session_value(getpid(), "nr_sampled");
+	near = session_value(getpid(), "nr_near");
+	far = session_value(getpid(), "nr_far");
+	TH_LOG("node 0 session: sampled %lld, near %lld, far %lld, loads %lld, stores %lld",
+	       sampled, near, far, session_value(getpid(), "nr_loads"),
+	       session_value(getpid(), "nr_stores"));
+	EXPECT_LE(NPAGES, near);
+	EXPECT_LE(NPAGES / 2, far);
+	EXPECT_GE(sampled, near + far);
+	/* Page faults are neither loads nor stores to the PMU. */
+	EXPECT_EQ(0, session_value(getpid(), "nr_loads"));
+	EXPECT_EQ(0, session_value(getpid(), "nr_stores"));
+	EXPECT_EQ(0, htmm_end(0));
+	EXPECT_LE(t_near + near, total("nr_near"));
+	EXPECT_LE(t_far + far, total("nr_far"));
+	munmap(a, NPAGES * page_size);
+	munmap(b, NPAGES / 2 * page_size);
+
+	/* With node 1 as the fast tier, the same placement reads reversed. */
+	ASSERT_EQ(0, htmm_start(0, 1));
+	a = map_on_node(NPAGES / 2, 0);
+	b = map_on_node(NPAGES, 1);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	touch_pages(a, NPAGES / 2);
+	touch_pages(b, NPAGES);
+	near = session_value(getpid(), "nr_near");
+	far = session_value(getpid(), "nr_far");
+	EXPECT_LE(NPAGES, near);
+	EXPECT_LE(NPAGES / 2, far);
+	EXPECT_EQ(0, htmm_end(0));
+	munmap(a, NPAGES / 2 * page_size);
+	munmap(b, NPAGES * page_size);
+
+	/* No node given: no tier to be near to. */
+	ASSERT_EQ(0, htmm_start(0, -1));
+	a = map_on_node(NPAGES, 1);
+	ASSERT_NE(NULL, a);
+	touch_pages(a, NPAGES);
+	EXPECT_LE(NPAGES, session_value(getpid(), "nr_sampled"));
+	EXPECT_EQ(0, session_value(getpid(), "nr_near"));
+	EXPECT_EQ(0, session_value(getpid(), "nr_far"));
+	EXPECT_EQ(0, htmm_end(0));
+	munmap(a, NPAGES * page_size);
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "auto"));
+}
+
+TEST_F(htmm, budget_settings)
+{
+	EXPECT_EQ(30, read_ll(HTMM_SYSFS "/cpu_quota"));
+	EXPECT_EQ(1, read_ll(HTMM_SYSFS "/sample_period_min"));
+	EXPECT_EQ(16777216, read_ll(HTMM_SYSFS "/sample_period_max"));
+	EXPECT_LE(0, read_ll(HTMM_SYSFS "/cpu_used"));
+	EXPECT_EQ(EACCES, write_file(HTMM_SYSFS "/cpu_used", "1"));
+
+	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/cpu_quota", "1001"));
+	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/cpu_quota", "-1"));
+	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/sample_period_min", "0"));
+	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/sample_period_max",
+				     "9223372036854775808"));
+	/* The bounds stay ordered. */
+	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/sample_period_min",
+				     "16777217"));
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/sample_period_max", "100"));
+	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/sample_period_min", "101"));
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/sample_period_min", "100"));
+	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/sample_period_max", "99"));
+
+	/* New sessions start within the bounds. */
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "software"));
+	ASSERT_EQ(0, htmm_start(0, -1));
+	EXPECT_EQ(100, session_value(getpid(), "sample_period"));
+	EXPECT_EQ(0, htmm_end(0));
+
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/sample_period_min", "1"));
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/sample_period_max", "16777216"));
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "auto"));
+}
+
+/* A process that takes page faults as fast as it can, until killed. */
+static pid_t start_faulter(void)
+{
+	pid_t pid = fork();
+	char *p;
+
+	if (pid)
+		return pid;
+	for (;;) {
+		p = map_pages(256);
+		if (!p)
+			_exit(1);
+		touch_pages(p, 256);
+		munmap(p, 256 * page_size);
+	}
+}
+
+/* ksamplingd's CPU time so far, in ns, from /proc/<pid>/schedstat. */
+static long long runtime_ns(pid_t pid)
+{
+	char path[64], buf[128];
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	if (read_file(path, buf, sizeof(buf)))
+		return -1;
+	return strtoll(buf, NULL, 10);
+}
+
+#define BUDGET_STEPS	24	/* of 0.5 s */
+#define BUDGET_TAIL	8	/* steps the final share is measured over */
+
+struct budget_run {
+	long long period[BUDGET_STEPS + 1];
+	double share[BUDGET_STEPS];	/* per-mille of a CPU, each step */
+	double tail_share;		/* over the last BUDGET_TAIL steps */
+	long long sampled;
+};
+
+/*
+ * Sample a fault-heavy process for BUDGET_STEPS half seconds under
+ * @quota, recording its period and ksamplingd's CPU share.
+ */
+static void budget_run(struct __test_metadata *_metadata, const char *quota,
+		       struct budget_run *r)
+{
+	long long run[BUDGET_STEPS + 1];
+	double t[BUDGET_STEPS + 1];
+	pid_t kd = find_ksamplingd(), child;
+	char line[1024];
+	int i, len, status;
+
+	ASSERT_LT(0, kd);
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/cpu_quota", quota));
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "software"));
+	child = start_faulter();
+	ASSERT_LT(0, child);
+	ASSERT_EQ(0, htmm_start(child, 0));
+	for (i = 0; i <= BUDGET_STEPS; i++) {
+		if (i)
+			usleep(500000);
+		t[i] = now();
+		run[i] = runtime_ns(kd);
+		r->period[i] = session_value(child, "sample_period");
+		if (i)
+			r->share[i - 1] = (run[i] - run[i - 1]) / 1e6 /
+					  (t[i] - t[i - 1]);
+	}
+	r->tail_share = (run[BUDGET_STEPS] - run[BUDGET_STEPS - BUDGET_TAIL]) /
+			1e6 / (t[BUDGET_STEPS] - t[BUDGET_STEPS - BUDGET_TAIL]);
+	r->sampled = session_value(child, "nr_sampled");
+	EXPECT_EQ(0, htmm_end(child));
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/cpu_quota", "30"));
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "auto"));
+
+	len = snprintf(line, sizeof(line), "quota %s: period", quota);
+	for (i = 0; i <= BUDGET_STEPS && len < (int)sizeof(line); i += 2)
+		len += snprintf(line + len, sizeof(line) - len, " %lld",
+				r->period[i]);
+	TH_LOG("%s", line);
+	len = snprintf(line, sizeof(line), "quota %s: CPU per-mille", quota);
+	for (i = 0; i < BUDGET_STEPS && len < (int)sizeof(line); i += 2)
+		len += snprintf(line + len, sizeof(line) - len, " %.1f",
+				r->share[i]);
+	TH_LOG("%s; last %.1f s: %.1f; %lld samples", line,
+	       BUDGET_TAIL * 0.5, r->tail_share, r->sampled);
+}
+
+/*
+ * The quota under test (per-mille), and how far above it the share may be
+ * over the last BUDGET_TAIL steps: under TCG, a vCPU the host preempts
+ * while ksamplingd runs charges the wait to ksamplingd (measured: single
+ * windows of 40 per-mille at periods where the average is 2).
+ */
+#define TINY_QUOTA	"5"
+#define TINY_QUOTA_PM	5.0
+#define TOLERANCE	2.0
+
+TEST_F_TIMEOUT(htmm, budget_tiny_quota_raises_period, 120)
+{
+	struct budget_run unlimited, tiny;
+	int i;
+
+	/* The same workload without a limit: it must cost more. */
+	budget_run(_metadata, "0", &unlimited);
+	for (i = 0; i <= BUDGET_STEPS; i++)
+		EXPECT_EQ(1, unlimited.period[i]);
+	ASSERT_LT(TINY_QUOTA_PM * TOLERANCE * 2, unlimited.tail_share) {
+		TH_LOG("the workload is too light to test a quota of %s",
+		       TINY_QUOTA);
+	}
+
+	budget_run(_metadata, TINY_QUOTA, &tiny);
+	EXPECT_LT(1, tiny.period[BUDGET_STEPS]);
+	EXPECT_GE(TINY_QUOTA_PM * TOLERANCE, tiny.tail_share);
+	EXPECT_LT(tiny.sampled, unlimited.sampled);
+}
+
+TEST_F_TIMEOUT(htmm, budget_generous_quota_keeps_period, 60)
+{
+	struct budget_run r;
+	int i;
+
+	budget_run(_metadata, "1000", &r);
+	for (i = 0; i <= BUDGET_STEPS; i++)
+		EXPECT_EQ(1, r.period[i]);
+	EXPECT_GT(1000, r.tail_share);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * htmm-hwcheck - check htmm's sample source on a real machine.
+ *
+ * Reports which source "auto" (or the one given) resolves to, then
+ * samples a child that misses the caches over a large buffer for a few
+ * seconds and checks that samples arrived, and, for a hardware source,
+ * that the PMU told loads from stores. Exits 0 if so, 1 with the reason
+ * if not, 2 on bad usage. Must run as root (it sets the source in sysfs
+ * and restores it).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "htmm.h"
+
+static const char usage_text[] =
+"usage: htmm-hwcheck [--source auto|software|pebs|ibs] [--seconds N]\n"
+"                    [--mb MB] [--node N]\n"
+"\n"
+"  Print the sample source htmm would use here, then sample a process\n"
+"  that reads and writes MB MiB (default 512) at random for N seconds\n"
+"  (default 3) and check that samples came in. --node gives the fast\n"
+"  memory node for the near/far counters (default: none).\n"
+"  Exit status: 0 passed, 1 failed (the reason is printed), 2 usage.\n";
+
+static int read_str(const char *name, char *buf, size_t len)
+{
+	char path[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), HTMM_SYSFS "/%s", name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int write_str(const char *name, const char *val)
+{
+	char path[256];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), HTMM_SYSFS "/%s", name);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return errno;
+	if (write(fd, val, strlen(val)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static long long session_value(pid_t pid, const char *name)
+{
+	char path[64], buf[64];
+
+	snprintf(path, sizeof(path), "sessions/%d/%s", pid, name);
+	return read_str(path, buf, sizeof(buf)) ? -1 : strtoll(buf, NULL, 0);
+}
+
+/* The first line of /proc/cpuinfo that starts with @key, or "?". */
+static const char *cpuinfo(const char *key, char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[8192];
+
+	snprintf(buf, len, "?");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, strlen(key)) && strchr(line, ':')) {
+			snprintf(buf, len, "%s", strchr(line, ':') + 2);
+			buf[strcspn(buf, "\n")] = '\0';
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/* Random reads and writes over @mb MiB until killed. */
+static void workload(size_t mb)
+{
+	size_t n = mb << 17, i;	/* 8-byte words */
+	uint64_t *p, x = 88172645463325252ULL;
+
+	p = mmap(NULL, n * 8, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		_exit(1);
+	for (;;) {
+		for (i = 0; i < 1 << 20; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			if (x & 1)
+				p[x % n] += x;
+			else
+				x += p[x % n];
+		}
+	}
+}
+
+static const char *source;
+static char old_source[128];
+
+static void restore_source(void)
+{
+	char *sel = strchr(old_source, '['), *end;
+
+	if (!source || !sel)
+		return;
+	end = strchr(sel, ']');
+	if (end) {
+		*end = '\0';
+		write_str("source", sel + 1);
+	}
+}
+
+static int fail(const char *fmt, const char *arg)
+{
+	printf("FAIL: ");
+	printf(fmt, arg);
+	printf("\n");
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	static const char * const counters[] = {
+		"nr_sampled", "nr_loads", "nr_stores", "nr_near", "nr_far",
+		"nr_lost", "nr_throttled", "nr_invalid", "sample_period",
+	};
+	long long val[9];
+	int seconds = 3, node = -1, status, err, i, rc = 0;
+	char buf[256], resolved[64];
+	size_t mb = 512;
+	pid_t child;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--source") && i + 1 < argc)
+			source = argv[++i];
+		else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
+			seconds = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--mb") && i + 1 < argc)
+			mb = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--node") && i + 1 < argc)
+			node = atoi(argv[++i]);
+		else {
+			fputs(usage_text, strcmp(argv[i], "--help") ? stderr : stdout);
+			return strcmp(argv[i], "--help") ? 2 : 0;
+		}
+	}
+	if (seconds < 1 || !mb) {
+		fputs(usage_text, stderr);
+		return 2;
+	}
+
+	printf("cpu:        %s, %s\n", cpuinfo("vendor_id", buf, sizeof(buf)),
+	       cpuinfo("model name", buf + 128, sizeof(buf) - 128));
+	printf("PMUs:       cpu %s, ibs_op %s\n",
+	       access("/sys/bus/event_source/devices/cpu", F_OK) ? "no" : "yes",
+	       access("/sys/bus/event_source/devices/ibs_op", F_OK) ? "no" : "yes");
+	if (read_str("source", old_source, sizeof(old_source)))
+		return fail("no %s: kernel without CONFIG_HTMM?", HTMM_SYSFS);
+	if (source) {
+		err = write_str("source", source);
+		if (err) {
+			fprintf(stderr, "htmm-hwcheck: source %s: %s\n", source,
+				strerror(err));
+			return 2;
+		}
+		atexit(restore_source);
+	}
+	read_str("source_resolved", resolved, sizeof(resolved));
+	printf("source:     %s -> %s\n", source ? source : "auto", resolved);
+	if (!read_str("pebs_events", buf, sizeof(buf)) &&
+	    !strcmp(resolved, "pebs"))
+		printf("PEBS events: %s\n", buf);
+	if (!strcmp(resolved, "none"))
+		return fail("this machine has no %s source", source);
+
+	child = fork();
+	if (child < 0)
+		return fail("fork: %s", strerror(errno));
+	if (!child)
+		workload(mb);
+	if (htmm_start(child, node)) {
+		err = errno;
+		kill(child, SIGKILL);
+		waitpid(child, &status, 0);
+		return fail("htmm_start: %s", strerror(err));
+	}
+	sleep(seconds);
+	for (i = 0; i < 9; i++)
+		val[i] = session_value(child, counters[i]);
+	htmm_end(child);
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+
+	printf("sampled %d s of a %zu MiB random workload:\n", seconds, mb);
+	for (i = 0; i < 9; i++)
+		printf("  %-14s %lld\n", counters[i], val[i]);
+
+	if (val[0] <= 0)
+		rc = fail("nothing was sampled with the %s source", resolved);
+	else if (strcmp(resolved, "software") && val[1] + val[2] <= 0)
+		rc = fail("%s samples carry no load/store: the PMU reports no data source",
+			  resolved);
+	else if (node >= 0 && val[3] + val[4] <= 0)
+		rc = fail("no sample was placed near or far (%s)",
+			  "pages not found when drained");
+	if (!rc)
+		printf("PASS: %s source samples\n", resolved);
+	return rc;
+}
