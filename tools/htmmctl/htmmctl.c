@@ -45,6 +45,7 @@ static const char usage_text[] =
 static const char *const counters[] = {
 	"nr_sampled", "nr_throttled", "nr_unthrottled",
 	"nr_lost", "nr_invalid", "nr_unknown",
+	"nr_loads", "nr_stores", "nr_near", "nr_far",
 };
 #define NR_COUNTERS	(sizeof(counters) / sizeof(counters[0]))
 
@@ -239,8 +240,9 @@ static void print_rows(const struct row *rows, int n, const struct row *prev,
 	int i;
 	size_t c;
 
-	printf("%-8s %12s %10s %12s %10s %10s %10s", "session", "sampled",
-	       "throttled", "unthrottled", "lost", "invalid", "unknown");
+	printf("%-8s %12s %10s %12s %10s %10s %10s %10s %10s %10s %10s",
+	       "session", "sampled", "throttled", "unthrottled", "lost",
+	       "invalid", "unknown", "loads", "stores", "near", "far");
 	if (prev)
 		printf(" %12s %10s", "sampled/s", "lost/s");
 	printf("\n");
