@@ -115,7 +115,7 @@ $(BIN)/hotcold: tools/hotcold/hotcold.c
 	@mkdir -p $(BIN)
 	$(CC) $(TOOLS_CFLAGS) -o $@ $<
 
-$(BIN)/htmm-hwcheck: tools/hwcheck/htmm-hwcheck.c tools/include/htmm.h
+$(BIN)/htmm-hwcheck: tools/hwcheck/htmm-hwcheck.c selftests/htmm/htmm_util.h
 	@mkdir -p $(BIN)
 	$(CC) $(TOOLS_CFLAGS) -o $@ $<
 

@@ -22,7 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "htmm.h"
+/* The kselftests' helpers: system calls, sysfs files. */
+#include "../../selftests/htmm/htmm_util.h"
 
 static const char usage_text[] =
 "usage: htmm-hwcheck [--source auto|software|pebs|ibs] [--seconds N]\n"
@@ -34,46 +35,16 @@ static const char usage_text[] =
 "  memory node for the near/far counters (default: none).\n"
 "  Exit status: 0 passed, 1 failed (the reason is printed), 2 usage.\n";
 
+/* A file under HTMM_SYSFS, first line only. */
 static int read_str(const char *name, char *buf, size_t len)
 {
 	char path[256];
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), HTMM_SYSFS "/%s", name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
+	if (read_file(path, buf, len))
 		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
-}
-
-static int write_str(const char *name, const char *val)
-{
-	char path[256];
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), HTMM_SYSFS "/%s", name);
-	fd = open(path, O_WRONLY | O_TRUNC);
-	if (fd < 0)
-		return errno;
-	if (write(fd, val, strlen(val)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
-
-static long long session_value(pid_t pid, const char *name)
-{
-	char path[64], buf[64];
-
-	snprintf(path, sizeof(path), "sessions/%d/%s", pid, name);
-	return read_str(path, buf, sizeof(buf)) ? -1 : strtoll(buf, NULL, 0);
 }
 
 /* The first line of /proc/cpuinfo that starts with @key, or "?". */
@@ -130,7 +101,7 @@ static void restore_source(void)
 	end = strchr(sel, ']');
 	if (end) {
 		*end = '\0';
-		write_str("source", sel + 1);
+		write_file(HTMM_SYSFS "/source", sel + 1);
 	}
 }
 
@@ -181,7 +152,7 @@ int main(int argc, char **argv)
 	if (read_str("source", old_source, sizeof(old_source)))
 		return fail("no %s: kernel without CONFIG_HTMM?", HTMM_SYSFS);
 	if (source) {
-		err = write_str("source", source);
+		err = write_file(HTMM_SYSFS "/source", source);
 		if (err) {
 			fprintf(stderr, "htmm-hwcheck: source %s: %s\n", source,
 				strerror(err));
@@ -189,7 +160,7 @@ int main(int argc, char **argv)
 		}
 		atexit(restore_source);
 	}
-	read_str("source_resolved", resolved, sizeof(resolved));
+	snprintf(resolved, sizeof(resolved), "%s", read_source_resolved());
 	printf("source:     %s -> %s\n", source ? source : "auto", resolved);
 	if (!read_str("pebs_events", buf, sizeof(buf)) &&
 	    !strcmp(resolved, "pebs"))
