@@ -8,6 +8,7 @@
  * runs on the software source, which every machine has.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,14 +273,10 @@ TEST_F(htmm, budget_settings)
 	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "auto"));
 }
 
-/* A process that takes page faults as fast as it can, until killed. */
-static pid_t start_faulter(void)
+static void *fault_forever(void *arg)
 {
-	pid_t pid = fork();
 	char *p;
 
-	if (pid)
-		return pid;
 	for (;;) {
 		p = map_pages(256);
 		if (!p)
@@ -287,6 +284,26 @@ static pid_t start_faulter(void)
 		touch_pages(p, 256);
 		munmap(p, 256 * page_size);
 	}
+	return NULL;
+}
+
+/*
+ * A process that takes page faults as fast as it can, until killed, in a
+ * thread it creates once its session has started: the thread is sampled
+ * by inherited events, whose periods the budget must change too.
+ */
+static pid_t start_faulter(void)
+{
+	pthread_t thread;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	usleep(300000);
+	if (pthread_create(&thread, NULL, fault_forever, NULL))
+		_exit(1);
+	pthread_join(thread, NULL);
+	_exit(0);
 }
 
 /* ksamplingd's CPU time so far, in ns, from /proc/<pid>/schedstat. */
