@@ -8,7 +8,8 @@
  * pages, touches each, unmaps them, ROUNDS times: every touch is a page
  * fault. Each repetition runs it three ways:
  *   none  no sampling
- *   htmm  under an htmm session, software source, period 1
+ *   htmm  under an htmm session, software source, period 1 (cpu_quota is
+ *         set to 0, no limit, so that the CPU budget keeps it at 1)
  *   perf  under "perf record -e page-faults -c 1 -d"
  * and measures the workload's wall time, the sampler's CPU time per
  * sample (ksamplingd's, or the perf process's own), the samples and the
@@ -327,6 +328,11 @@ int main(int argc, char **argv)
 	kd = find_ksamplingd();
 	if (kd < 0 || access(PERF, X_OK)) {
 		fprintf(stderr, "htmm-bench: needs ksamplingd (CONFIG_HTMM) and %s\n", PERF);
+		return 1;
+	}
+	/* Period 1 for both: no CPU budget scaling htmm's period up. */
+	if (write_file(HTMM_SYSFS "/cpu_quota", "0")) {
+		fprintf(stderr, "htmm-bench: cannot lift %s/cpu_quota\n", HTMM_SYSFS);
 		return 1;
 	}
 
