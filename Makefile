@@ -193,9 +193,9 @@ docs-check: tree
 # One guest: KUnit runs at boot, the kselftests after it, then (debug
 # guest) a kmemleak scan; the log is judged by tools/ktap-summary.
 check-guest: kernel selftests initramfs $(BIN)/htmm-hwcheck
-	@progs="$(notdir $(wildcard $(SELFTESTS_OUT)/*)) hwcheck-guest"; \
+	@ksft="$(notdir $(wildcard $(SELFTESTS_OUT)/*))"; progs="$$ksft hwcheck-guest"; \
 	files="--file tools/guest-selftests --file tools/hwcheck/hwcheck-guest --file $(BIN)/htmm-hwcheck"; \
-	for p in $(notdir $(wildcard $(SELFTESTS_OUT)/*)); do files="$$files --file $(SELFTESTS_OUT)/$$p"; done; \
+	for p in $$ksft; do files="$$files --file $(SELFTESTS_OUT)/$$p"; done; \
 	rc=0; tools/vm-run --timeout 2400 --log $(CHECK_LOG) --append "$(APPEND_$(FLAVOR))" \
 		$$files -- guest-selftests $$(printf '/bin/%s ' $$progs) || rc=$$?; \
 	echo "check: $(FLAVOR): guest exit status $$rc (console log: $(CHECK_LOG))"; \

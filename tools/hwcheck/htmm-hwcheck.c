@@ -25,6 +25,8 @@
 /* The kselftests' helpers: system calls, sysfs files. */
 #include "../../selftests/htmm/htmm_util.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static const char usage_text[] =
 "usage: htmm-hwcheck [--source auto|software|pebs|ibs] [--seconds N]\n"
 "                    [--mb MB] [--node N]\n"
@@ -119,7 +121,7 @@ int main(int argc, char **argv)
 		"nr_sampled", "nr_loads", "nr_stores", "nr_near", "nr_far",
 		"nr_lost", "nr_throttled", "nr_invalid", "sample_period",
 	};
-	long long val[9];
+	long long val[ARRAY_SIZE(counters)];
 	int seconds = 3, node = -1, status, err, i, rc = 0;
 	char buf[256], resolved[64];
 	size_t mb = 512;
@@ -180,14 +182,14 @@ int main(int argc, char **argv)
 		return fail("htmm_start: %s", strerror(err));
 	}
 	sleep(seconds);
-	for (i = 0; i < 9; i++)
+	for (i = 0; i < (int)ARRAY_SIZE(counters); i++)
 		val[i] = session_value(child, counters[i]);
 	htmm_end(child);
 	kill(child, SIGKILL);
 	waitpid(child, &status, 0);
 
 	printf("sampled %d s of a %zu MiB random workload:\n", seconds, mb);
-	for (i = 0; i < 9; i++)
+	for (i = 0; i < (int)ARRAY_SIZE(counters); i++)
 		printf("  %-14s %lld\n", counters[i], val[i]);
 
 	if (val[0] <= 0)
