@@ -21,10 +21,6 @@
 #include "../kselftest_harness.h"
 #include "htmm_util.h"
 
-#ifndef MPOL_BIND
-#define MPOL_BIND	2
-#endif
-
 /* What "auto" must pick on this machine, from what user space can see. */
 static const char *expected_auto(void)
 {
@@ -383,11 +379,16 @@ static void budget_run(struct __test_metadata *_metadata, const char *quota,
  * The quota under test (per-mille), and how far above it the share may be
  * over the last BUDGET_TAIL steps: under TCG, a vCPU the host preempts
  * while ksamplingd runs charges the wait to ksamplingd (measured: single
- * windows of 40 per-mille at periods where the average is 2).
+ * windows of 40 per-mille at periods where the average is 2). On a busy
+ * host that stretch has no bound (measured: 21.7 per-mille over a whole
+ * tail), so a share above TOLERANCE times the quota still passes if it is
+ * at most 1/CUT of the same workload's share without a limit, measured
+ * in the same guest a moment before: the stretch inflates both alike.
  */
 #define TINY_QUOTA	"5"
 #define TINY_QUOTA_PM	5.0
 #define TOLERANCE	2.0
+#define CUT		4.0
 
 TEST_F_TIMEOUT(htmm, budget_tiny_quota_raises_period, 120)
 {
@@ -398,15 +399,20 @@ TEST_F_TIMEOUT(htmm, budget_tiny_quota_raises_period, 120)
 	budget_run(_metadata, "0", &unlimited);
 	for (i = 0; i <= BUDGET_STEPS; i++)
 		EXPECT_EQ(1, unlimited.period[i]);
-	ASSERT_LT(TINY_QUOTA_PM * TOLERANCE * 2, unlimited.tail_share) {
+	ASSERT_LT(TINY_QUOTA_PM * TOLERANCE * CUT, unlimited.tail_share) {
 		TH_LOG("the workload is too light to test a quota of %s",
 		       TINY_QUOTA);
 	}
 
 	budget_run(_metadata, TINY_QUOTA, &tiny);
 	EXPECT_LT(1, tiny.period[BUDGET_STEPS]);
-	EXPECT_GE(TINY_QUOTA_PM * TOLERANCE, tiny.tail_share);
 	EXPECT_LT(tiny.sampled, unlimited.sampled);
+	if (tiny.tail_share <= TINY_QUOTA_PM * TOLERANCE)
+		return;
+	/* A stretched guest: the quota must still have cut the cost. */
+	TH_LOG("%.1f per-mille over a quota of %s: unlimited was %.1f",
+	       tiny.tail_share, TINY_QUOTA, unlimited.tail_share);
+	EXPECT_GE(unlimited.tail_share / CUT, tiny.tail_share);
 }
 
 TEST_F_TIMEOUT(htmm, budget_generous_quota_keeps_period, 60)

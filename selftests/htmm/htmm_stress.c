@@ -341,6 +341,118 @@ TEST_F_TIMEOUT(htmm, cpu_hotplug, 120)
 	EXPECT_EQ(0, htmm_end(0));
 }
 
+/*
+ * Review finding 6: a system-wide session started in a child pid namespace
+ * has its CPU 1 buffer remade by ksamplingd (initial namespace) when CPU 1
+ * comes back. Its samples must be resolved in the namespace of the events
+ * that wrote them; before the fix they were looked up in the starter's
+ * namespace, found no thread, and no page was near.
+ */
+TEST_F_TIMEOUT(htmm, remade_buffer_namespace, 120)
+{
+	long long near0, near1;
+	int ready[2], status;
+	pid_t child;
+	char c;
+
+	if (sysconf(_SC_NPROCESSORS_CONF) < 2 ||
+	    access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "CPU 1 cannot be taken offline here");
+	if (access("/proc/self/ns/pid", F_OK))
+		SKIP(return, "kernel without pid namespaces");
+
+	ASSERT_EQ(0, pipe(ready));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		pid_t init;
+
+		if (unshare(CLONE_NEWPID))
+			_exit(1);
+		init = fork();
+		if (init < 0)
+			_exit(2);
+		if (!init) {
+			/* pid 1 of the new namespace starts the session. */
+			c = htmm_start(-1, 0) ? 'E' : 'S';
+			if (write(ready[1], &c, 1) != 1)
+				_exit(3);
+			pause();
+			_exit(0);
+		}
+		waitpid(init, NULL, 0);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	ASSERT_EQ('S', c);
+
+	ASSERT_TRUE(set_cpu_online(1, false));
+	ASSERT_TRUE(set_cpu_online(1, true));
+	/* ksamplingd remakes the buffer of CPU 1 for the session. */
+	usleep(300000);
+	near0 = read_ll(HTMM_SYSFS "/sessions/all/nr_near");
+	ASSERT_NE(NULL, touch_on(1, HP_PAGES));
+	near1 = read_ll(HTMM_SYSFS "/sessions/all/nr_near");
+	TH_LOG("remade buffer: %lld near samples for %d pages on node 0",
+	       near1 - near0, HP_PAGES);
+	EXPECT_LE(HP_PAGES, near1 - near0);
+
+	EXPECT_EQ(0, htmm_end(-1));
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+}
+
+#define READERS		2
+#define SESSION_CYCLES	300
+
+static volatile int stop_readers;
+
+/* Read every file of the test's session and the totals, until stopped. */
+static void *read_session_files(void *arg)
+{
+	static const char * const files[] = {
+		"nr_sampled", "nr_lost", "node", "sample_period", "nr_near",
+	};
+	char path[PATH_MAX], buf[64];
+	pid_t pid = *(pid_t *)arg;
+	unsigned int i = 0;
+
+	while (!stop_readers) {
+		snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/%s", pid,
+			 files[i++ % 5]);
+		read_file(path, buf, sizeof(buf));
+		read_file(HTMM_SYSFS "/nr_sampled", buf, sizeof(buf));
+	}
+	return NULL;
+}
+
+/*
+ * Review finding 8: readers of session files and of the totals while the
+ * session starts and ends over and over. Ending removed the directory
+ * under the lock the totals' readers take, and all counter files shared
+ * one lockdep class: lockdep (debug guest) reported a circular dependency,
+ * which fails the run there.
+ */
+TEST_F_TIMEOUT(htmm, session_files_while_ending, 300)
+{
+	pthread_t t[READERS];
+	pid_t me = getpid();
+	int i, fails = 0;
+
+	stop_readers = 0;
+	for (i = 0; i < READERS; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, read_session_files, &me));
+	for (i = 0; i < SESSION_CYCLES; i++) {
+		fails += !!htmm_start(0, -1);
+		fails += !!htmm_end(0);
+	}
+	stop_readers = 1;
+	for (i = 0; i < READERS; i++)
+		pthread_join(t[i], NULL);
+	EXPECT_EQ(0, fails);
+	EXPECT_EQ(0, nr_sessions());
+}
+
 #define CHILDREN	200
 #define CHILD_PAGES	16
 

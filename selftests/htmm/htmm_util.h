@@ -31,6 +31,10 @@
 #define TRACEFS		"/sys/kernel/tracing"
 #define NPAGES		512
 
+#ifndef MPOL_BIND
+#define MPOL_BIND	2
+#endif
+
 static long page_size;
 
 /* Why the tests cannot run here, or NULL; also sets page_size. */

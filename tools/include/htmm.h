@@ -10,6 +10,7 @@
 #ifndef _HTMM_USER_H
 #define _HTMM_USER_H
 
+#include <errno.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -28,6 +29,17 @@
 /* Where the settings, totals and sessions/<pid>/ directories are. */
 #define HTMM_SYSFS	"/sys/kernel/mm/htmm"
 
+/*
+ * The numbers 463 and 464 are htmm's on Linux 6.12 only: from 6.13 on,
+ * upstream gives them to setxattrat() and getxattrat(). Never make the
+ * call on a kernel that does not show htmm's sysfs directory; fail with
+ * ENOSYS instead, as a kernel without the calls would.
+ */
+static inline int htmm_available(void)
+{
+	return access(HTMM_SYSFS, F_OK) == 0;
+}
+
 /**
  * htmm_start() - put a process, or the system, under sampling
  * @pid: process id (a thread id selects its process), 0 for the caller's
@@ -36,6 +48,10 @@
  */
 static inline long htmm_start(pid_t pid, int node)
 {
+	if (!htmm_available()) {
+		errno = ENOSYS;
+		return -1;
+	}
 	return syscall(__NR_htmm_start, pid, node);
 }
 
@@ -45,6 +61,10 @@ static inline long htmm_start(pid_t pid, int node)
  */
 static inline long htmm_end(pid_t pid)
 {
+	if (!htmm_available()) {
+		errno = ENOSYS;
+		return -1;
+	}
 	return syscall(__NR_htmm_end, pid);
 }
 
