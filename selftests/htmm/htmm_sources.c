@@ -144,19 +144,6 @@ TEST_F(htmm, pebs_events_setting)
 	EXPECT_STREQ(def, buf);
 }
 
-/* Is @node a node with memory? */
-static bool node_has_memory(int node)
-{
-	char path[128], buf[4096], *s;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo",
-		 node);
-	if (read_file(path, buf, sizeof(buf)))
-		return false;
-	s = strstr(buf, "MemTotal:");
-	return s && strtoll(s + strlen("MemTotal:"), NULL, 10) > 0;
-}
-
 static char *map_on_node(int n, int node)
 {
 	unsigned long mask = 1UL << node;

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
@@ -373,6 +374,9 @@ TEST_F_TIMEOUT(htmm, remade_buffer_namespace, 120)
 		if (init < 0)
 			_exit(2);
 		if (!init) {
+			/* Dies with its parent, which the test kills. */
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL))
+				_exit(4);
 			/* pid 1 of the new namespace starts the session. */
 			c = htmm_start(-1, 0) ? 'E' : 'S';
 			if (write(ready[1], &c, 1) != 1)

@@ -431,29 +431,30 @@ TEST_F(htmm, fd_table_unchanged)
  * does nothing, one wakeup per 5 s backstop at most (2 in 6 s, whatever
  * the phase).
  */
+/* Context switches of ksamplingd (@kd) over @secs seconds. */
+static long long switches_in(pid_t kd, unsigned int secs, const char *what)
+{
+	long long before = ctx_switches(kd), n;
+
+	sleep(secs);
+	n = ctx_switches(kd) - before;
+	fprintf(stderr, "# ksamplingd: %lld context switches in %u s %s\n",
+		n, secs, what);
+	return n;
+}
+
 TEST_F_TIMEOUT(htmm, idle_sampler_sleeps, 60)
 {
-	long long before, after;
 	pid_t kd;
 
 	kd = find_ksamplingd();
 	ASSERT_LT(0, kd);
 	ASSERT_EQ(0, nr_sessions());
-	before = ctx_switches(kd);
-	sleep(3);
-	after = ctx_switches(kd);
-	TH_LOG("ksamplingd: %lld context switches in 3 s without sessions",
-	       after - before);
-	EXPECT_EQ(0, after - before);
+	EXPECT_EQ(0, switches_in(kd, 3, "without sessions"));
 
 	ASSERT_EQ(0, htmm_start(0, -1));
 	usleep(100000);
-	before = ctx_switches(kd);
-	sleep(6);
-	after = ctx_switches(kd);
-	TH_LOG("ksamplingd: %lld context switches in 6 s of an idle session",
-	       after - before);
-	EXPECT_GE(2, after - before);
+	EXPECT_GE(2, switches_in(kd, 6, "of an idle session"));
 	ASSERT_EQ(0, htmm_end(0));
 }
 

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -268,18 +270,6 @@ TEST_F(trust, leader_gone_pages_still_found)
 
 #define HPAGE		(2UL << 20)
 
-static bool node_has_memory(int node)
-{
-	char path[128], buf[4096], *s;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo",
-		 node);
-	if (read_file(path, buf, sizeof(buf)))
-		return false;
-	s = strstr(buf, "MemTotal:");
-	return s && strtoll(s + strlen("MemTotal:"), NULL, 10) > 0;
-}
-
 /* @n huge pages' worth of memory on @node, 2 MiB aligned; NULL if not. */
 static char *map_huge(int n, int node, bool hugetlb)
 {
@@ -410,6 +400,109 @@ TEST_F(trust, huge_pages_near_far)
 }
 
 /*
+ * Finding 2: a session's buffers are charged as perf_mmap() charges a
+ * mapping of the same size: the user's perf_event_mlock_kb allowance per
+ * online CPU, the rest pinned (VmPin) under RLIMIT_MEMLOCK. Before the
+ * fix any RLIMIT_MEMLOCK let an unprivileged user pin 4 MiB per CPU.
+ */
+#define BIG_BUFFER	1024	/* pages per CPU: the most buffer_pages takes */
+
+struct charge_report {
+	int start_err;		/* errno of htmm_start(0, -1) */
+	long long pin_start;	/* VmPin, kB: before, during, after */
+	long long pin_during;
+	long long pin_end;
+	int listed;		/* its session directory existed */
+};
+
+/* VmPin of this process, in kB, or -1. */
+static long long vm_pin_kb(void)
+{
+	char buf[4096], *p;
+
+	if (read_file("/proc/self/status", buf, sizeof(buf)))
+		return -1;
+	p = strstr(buf, "VmPin:");
+	return p ? strtoll(p + 6, NULL, 10) : -1;
+}
+
+/* As nobody under an RLIMIT_MEMLOCK of @memlock_kb: start, measure, end. */
+static void charge_child(struct charge_report *r, long memlock_kb)
+{
+	struct rlimit rl = { memlock_kb * 1024, memlock_kb * 1024 };
+
+	if (setrlimit(RLIMIT_MEMLOCK, &rl) || become_nobody())
+		_exit(100);
+	r->pin_start = vm_pin_kb();
+	r->start_err = ERR(htmm_start(0, -1));
+	r->pin_during = vm_pin_kb();
+	r->listed = pid_session_exists(getpid());
+	if (!r->start_err && htmm_end(0))
+		_exit(101);
+	r->pin_end = vm_pin_kb();
+	_exit(0);
+}
+
+static void run_charge(struct __test_metadata *_metadata, long memlock_kb,
+		       struct charge_report *r)
+{
+	int status;
+	pid_t child;
+
+	memset(r, 0, sizeof(*r));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child)
+		charge_child(r, memlock_kb);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_F(trust, buffers_are_charged)
+{
+	long long mlock_kb = read_ll("/proc/sys/kernel/perf_event_mlock_kb");
+	long bufs = sysconf(_SC_NPROCESSORS_CONF);
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	long long want_kb;
+	struct charge_report *r;
+	char pages[16];
+
+	r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, r);
+	ASSERT_LT(0, mlock_kb);
+	ASSERT_EQ(0, read_file(HTMM_SYSFS "/buffer_pages", pages, sizeof(pages)));
+	ASSERT_EQ(0, write_file(PARANOID, "2"));
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "software"));
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/buffer_pages", "1024"));
+	/* What perf_mmap() would pin past the allowance, in kB. */
+	want_kb = bufs * (BIG_BUFFER + 1) * (page_size / 1024) -
+		  mlock_kb / (page_size / 1024) * online * (page_size / 1024);
+	ASSERT_LT(0, want_kb);
+
+	/* Too small a limit: EPERM, as mmap() of the buffers would fail. */
+	run_charge(_metadata, 64, r);
+	EXPECT_EQ(EPERM, r->start_err);
+	EXPECT_EQ(0, r->pin_start);
+	EXPECT_EQ(0, r->pin_during);
+	EXPECT_FALSE(r->listed);
+
+	/* Enough: the excess is pinned while the session lives, then not. */
+	run_charge(_metadata, want_kb + 1024, r);
+	EXPECT_EQ(0, r->start_err);
+	EXPECT_TRUE(r->listed);
+	EXPECT_EQ(want_kb, r->pin_during);
+	EXPECT_EQ(0, r->pin_end);
+	TH_LOG("%ld buffers of %d pages: %lld kB pinned past %lld kB per CPU",
+	       bufs, BIG_BUFFER + 1, r->pin_during, mlock_kb);
+
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/buffer_pages", pages));
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "auto"));
+	munmap(r, sizeof(*r));
+}
+
+/*
  * Finding 4: a thread cloned while htmm_start() installs its parent's
  * events is sampled on every CPU. Before the fix coverage was checked on
  * the first CPU only, and after 8 passes the start succeeded with
@@ -455,6 +548,9 @@ static void clone_target(void)
 	pthread_t t;
 	long k;
 
+	/* Never outlive a test that failed before releasing us. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL))
+		_exit(3);
 	for (k = 0; k < CLONE_MAX; k++) {
 		if (pthread_create(&t, NULL, clone_thread, (void *)k))
 			_exit(1);

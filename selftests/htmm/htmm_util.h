@@ -107,6 +107,19 @@ static inline long long total(const char *name)
 	return read_ll(path);
 }
 
+/* Is @node a node with memory? */
+static inline bool node_has_memory(int node)
+{
+	char path[128], buf[4096], *s;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo",
+		 node);
+	if (read_file(path, buf, sizeof(buf)))
+		return false;
+	s = strstr(buf, "MemTotal:");
+	return s && strtoll(s + strlen("MemTotal:"), NULL, 10) > 0;
+}
+
 static inline long long session_value(pid_t pid, const char *name)
 {
 	char path[PATH_MAX];
