@@ -409,7 +409,7 @@ TEST_F_TIMEOUT(htmm, remade_buffer_namespace, 120)
 #define READERS		2
 #define SESSION_CYCLES	300
 
-static volatile int stop_readers;
+static int stop_readers;
 
 /* Read every file of the test's session and the totals, until stopped. */
 static void *read_session_files(void *arg)
@@ -421,7 +421,7 @@ static void *read_session_files(void *arg)
 	pid_t pid = *(pid_t *)arg;
 	unsigned int i = 0;
 
-	while (!stop_readers) {
+	while (!LOAD(stop_readers)) {
 		snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/%s", pid,
 			 files[i++ % 5]);
 		read_file(path, buf, sizeof(buf));
@@ -443,14 +443,14 @@ TEST_F_TIMEOUT(htmm, session_files_while_ending, 300)
 	pid_t me = getpid();
 	int i, fails = 0;
 
-	stop_readers = 0;
+	STORE(stop_readers, 0);
 	for (i = 0; i < READERS; i++)
 		ASSERT_EQ(0, pthread_create(&t[i], NULL, read_session_files, &me));
 	for (i = 0; i < SESSION_CYCLES; i++) {
 		fails += !!htmm_start(0, -1);
 		fails += !!htmm_end(0);
 	}
-	stop_readers = 1;
+	STORE(stop_readers, 1);
 	for (i = 0; i < READERS; i++)
 		pthread_join(t[i], NULL);
 	EXPECT_EQ(0, fails);

@@ -199,6 +199,10 @@ TEST_F(trust, session_is_private)
 		fd = open(path, O_RDONLY);
 		if (fd >= 0 || errno != EACCES)
 			_exit(1);
+		/* With one session, the totals are its counters. */
+		fd = open(HTMM_SYSFS "/nr_sampled", O_RDONLY);
+		if (fd >= 0 || errno != EACCES)
+			_exit(4);
 		/* What is harmless stays readable. */
 		snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/node",
 			 target);
@@ -513,10 +517,10 @@ TEST_F(trust, buffers_are_charged)
 #define CLONE_CPUS	2
 
 struct clone_ctl {
-	volatile int spawned;	/* threads created so far */
-	volatile int touched;	/* threads done touching */
-	volatile int go;	/* threads may touch their pages */
-	volatile int release;	/* the target may exit */
+	int spawned;	/* threads created so far */
+	int touched;	/* threads done touching */
+	int go;	/* threads may touch their pages */
+	int release;	/* the target may exit */
 	char *pages;		/* CLONE_MAX * CLONE_CPUS pages */
 };
 
@@ -529,7 +533,7 @@ static void *clone_thread(void *p)
 	cpu_set_t set;
 	int c;
 
-	while (!clone_ctl->go)
+	while (!LOAD(clone_ctl->go))
 		usleep(1000);
 	for (c = 0; c < CLONE_CPUS; c++) {
 		CPU_ZERO(&set);
@@ -554,9 +558,9 @@ static void clone_target(void)
 	for (k = 0; k < CLONE_MAX; k++) {
 		if (pthread_create(&t, NULL, clone_thread, (void *)k))
 			_exit(1);
-		clone_ctl->spawned = k + 1;
+		STORE(clone_ctl->spawned, k + 1);
 	}
-	while (!clone_ctl->release)
+	while (!LOAD(clone_ctl->release))
 		usleep(1000);
 	_exit(0);
 }
@@ -607,18 +611,19 @@ TEST_F_TIMEOUT(trust, threads_cloned_during_start, 120)
 		clone_target();
 	h->pid = child;
 	/* Start in the middle of the cloning, retrying on EAGAIN. */
-	while (clone_ctl->spawned < CLONE_MAX / 8)
+	while (LOAD(clone_ctl->spawned) < CLONE_MAX / 8)
 		usleep(100);
 	while ((err = ERR(htmm_start(child, -1))) == EAGAIN && eagain < 100)
 		eagain++;
 	EXPECT_EQ(0, err);
-	i = clone_ctl->spawned;
-	clone_ctl->go = 1;
-	while (clone_ctl->touched < CLONE_MAX && !waitpid(child, &status, WNOHANG))
+	i = LOAD(clone_ctl->spawned);
+	STORE(clone_ctl->go, 1);
+	while (LOAD(clone_ctl->touched) < CLONE_MAX &&
+	       !waitpid(child, &status, WNOHANG))
 		usleep(1000);
 	/* Ending the session drains its buffers into the trace. */
 	EXPECT_EQ(0, htmm_end(child));
-	clone_ctl->release = 1;
+	STORE(clone_ctl->release, 1);
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	ASSERT_EQ(0, trace_samples(false));

@@ -59,6 +59,10 @@ static inline long htmm_end(pid_t pid)
 }
 
 /* errno of a failed call, 0 if it succeeded */
+/* Flags shared between threads or processes (no volatile). */
+#define LOAD(x)		__atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define STORE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+
 #define ERR(call)	((call) == -1 ? errno : 0)
 
 static inline int read_file(const char *path, char *buf, size_t len)

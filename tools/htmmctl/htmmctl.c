@@ -55,7 +55,9 @@ static const struct {
 	const char *hint;
 } hints[] = {
 	{ ENOSYS, "ENOSYS", "this kernel was built without CONFIG_HTMM" },
-	{ EACCES, "EACCES", "needs CAP_PERFMON, or ptrace rights over the process (system-wide: CAP_PERFMON)" },
+	{ EACCES, "EACCES", "perf's rules refuse it: perf_event_paranoid, ptrace rights over the process or CAP_PERFMON (system-wide: CAP_PERFMON); only the session's owner ends it; counters are root's" },
+	{ EPERM, "EPERM", "the ring buffers exceed RLIMIT_MEMLOCK past perf_event_mlock_kb; lower " HTMM_SYSFS "/buffer_pages or raise the limit" },
+	{ EAGAIN, "EAGAIN", "the process kept creating threads during the start; try again" },
 	{ EOPNOTSUPP, "EOPNOTSUPP", "the selected sample source is unavailable here, see " HTMM_SYSFS "/source" },
 	{ ESRCH, "ESRCH", "no such process, it is exiting, or it has no session" },
 	{ EBUSY, "EBUSY", "it already has a session; stop that one first" },
