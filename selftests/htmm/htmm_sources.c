@@ -301,13 +301,30 @@ static long long runtime_ns(pid_t pid)
 	return strtoll(buf, NULL, 10);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of @n values (the upper one of the middle two if @n is even). */
+static double median(const double *v, int n)
+{
+	double s[64];
+
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s[n / 2];
+}
+
 #define BUDGET_STEPS	24	/* of 0.5 s */
 #define BUDGET_TAIL	8	/* steps the final share is measured over */
 
 struct budget_run {
 	long long period[BUDGET_STEPS + 1];
 	double share[BUDGET_STEPS];	/* per-mille of a CPU, each step */
-	double tail_share;		/* over the last BUDGET_TAIL steps */
+	double tail_share;	/* median of the last BUDGET_TAIL steps' */
 	long long sampled;
 };
 
@@ -340,8 +357,7 @@ static void budget_run(struct __test_metadata *_metadata, const char *quota,
 			r->share[i - 1] = (run[i] - run[i - 1]) / 1e6 /
 					  (t[i] - t[i - 1]);
 	}
-	r->tail_share = (run[BUDGET_STEPS] - run[BUDGET_STEPS - BUDGET_TAIL]) /
-			1e6 / (t[BUDGET_STEPS] - t[BUDGET_STEPS - BUDGET_TAIL]);
+	r->tail_share = median(r->share + BUDGET_STEPS - BUDGET_TAIL, BUDGET_TAIL);
 	r->sampled = session_value(child, "nr_sampled");
 	EXPECT_EQ(0, htmm_end(child));
 	kill(child, SIGKILL);
@@ -358,7 +374,7 @@ static void budget_run(struct __test_metadata *_metadata, const char *quota,
 	for (i = 0; i < BUDGET_STEPS && len < (int)sizeof(line); i += 2)
 		len += snprintf(line + len, sizeof(line) - len, " %.1f",
 				r->share[i]);
-	TH_LOG("%s; last %.1f s: %.1f; %lld samples", line,
+	TH_LOG("%s; median of the last %.1f s: %.1f; %lld samples", line,
 	       BUDGET_TAIL * 0.5, r->tail_share, r->sampled);
 }
 
@@ -366,11 +382,14 @@ static void budget_run(struct __test_metadata *_metadata, const char *quota,
  * The quota under test (per-mille), and how far above it the share may be
  * over the last BUDGET_TAIL steps: under TCG, a vCPU the host preempts
  * while ksamplingd runs charges the wait to ksamplingd (measured: single
- * windows of 40 per-mille at periods where the average is 2). On a busy
- * host that stretch has no bound (measured: 21.7 per-mille over a whole
- * tail), so a share above TOLERANCE times the quota still passes if it is
- * at most 1/CUT of the same workload's share without a limit, measured
- * in the same guest a moment before: the stretch inflates both alike.
+ * windows of 40 to 60 per-mille at periods where the average is 2). The
+ * share is the median of the half-second steps, so a few such windows do
+ * not decide it (measured on the debug guest: a mean of 14.4 per-mille
+ * from one window of 59.6 among zeros). On a busy host that stretch has no
+ * bound (measured: 21.7 per-mille over a whole tail), so a share above
+ * TOLERANCE times the quota still passes if it is at most 1/CUT of the
+ * same workload's share without a limit, measured in the same guest a
+ * moment before: the stretch inflates both alike.
  */
 #define TINY_QUOTA	"5"
 #define TINY_QUOTA_PM	5.0

@@ -419,12 +419,16 @@ struct charge_report {
 	int listed;		/* its session directory existed */
 };
 
-/* VmPin of this process, in kB, or -1. */
-static long long vm_pin_kb(void)
+/* VmPin of process @pid (0: this one), in kB, or -1. */
+static long long vm_pin_kb_of(pid_t pid)
 {
-	char buf[4096], *p;
+	char buf[4096], path[64], *p;
 
-	if (read_file("/proc/self/status", buf, sizeof(buf)))
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/status");
+	if (read_file(path, buf, sizeof(buf)))
 		return -1;
 	p = strstr(buf, "VmPin:");
 	return p ? strtoll(p + 6, NULL, 10) : -1;
@@ -437,13 +441,13 @@ static void charge_child(struct charge_report *r, long memlock_kb)
 
 	if (setrlimit(RLIMIT_MEMLOCK, &rl) || become_nobody())
 		_exit(100);
-	r->pin_start = vm_pin_kb();
+	r->pin_start = vm_pin_kb_of(0);
 	r->start_err = ERR(htmm_start(0, -1));
-	r->pin_during = vm_pin_kb();
+	r->pin_during = vm_pin_kb_of(0);
 	r->listed = pid_session_exists(getpid());
 	if (!r->start_err && htmm_end(0))
 		_exit(101);
-	r->pin_end = vm_pin_kb();
+	r->pin_end = vm_pin_kb_of(0);
 	_exit(0);
 }
 
@@ -466,8 +470,8 @@ static void run_charge(struct __test_metadata *_metadata, long memlock_kb,
 TEST_F(trust, buffers_are_charged)
 {
 	long long mlock_kb = read_ll("/proc/sys/kernel/perf_event_mlock_kb");
-	long bufs = sysconf(_SC_NPROCESSORS_CONF);
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	long bufs = online;
 	long long want_kb;
 	struct charge_report *r;
 	char pages[16];
@@ -504,6 +508,147 @@ TEST_F(trust, buffers_are_charged)
 	EXPECT_EQ(0, write_file(HTMM_SYSFS "/buffer_pages", pages));
 	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "auto"));
 	munmap(r, sizeof(*r));
+}
+
+/*
+ * Finding 2, continued: a process session has buffers on online CPUs
+ * only, and follows CPU hotplug. Before the fix it made and charged a
+ * buffer for every possible CPU whether online or not.
+ */
+#define HP_BUFFER	512	/* pages per CPU */
+
+struct hotplug_ctl {
+	int started;		/* the child's htmm_start() returned */
+	int start_err;
+	int go;			/* touch pages on CPU 1 */
+	int touched;
+	int release;		/* end the session and exit */
+	long long pin_end;	/* VmPin after htmm_end(), kB */
+	char *pages;		/* TPAGES pages touched on CPU 1 */
+};
+
+static void hotplug_child(struct hotplug_ctl *c)
+{
+	cpu_set_t set;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || become_nobody())
+		_exit(100);
+	c->start_err = ERR(htmm_start(0, -1));
+	STORE(c->started, 1);
+	if (c->start_err)
+		_exit(0);
+	while (!LOAD(c->go))
+		usleep(1000);
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	c->pages = map_pages(TPAGES);
+	if (!c->pages || sched_setaffinity(0, sizeof(set), &set))
+		_exit(101);
+	touch_pages(c->pages, TPAGES);
+	STORE(c->touched, 1);
+	while (!LOAD(c->release))
+		usleep(1000);
+	if (htmm_end(0))
+		_exit(102);
+	c->pin_end = vm_pin_kb_of(0);
+	_exit(0);
+}
+
+/* Wait up to 60 s (a loaded TCG host) for @pid's VmPin to be @kb. */
+static long long wait_pin(pid_t pid, long long kb)
+{
+	long long pin = -1;
+	int i;
+
+	for (i = 0; i < 6000 && pin != kb; i++) {
+		pin = vm_pin_kb_of(pid);
+		if (pin != kb)
+			usleep(10000);
+	}
+	return pin;
+}
+
+static void count_cpu1(const struct trace_sample *ts, void *arg)
+{
+	struct sample_filter *f = arg;
+	unsigned long long lo = (unsigned long)f->base;
+
+	if (ts->pid == f->pid && ts->cpu == 1 && ts->addr >= lo &&
+	    ts->addr < lo + f->n * page_size)
+		f->hit[(ts->addr - lo) / page_size] = 1;
+}
+
+TEST_F_TIMEOUT(trust, buffers_follow_online_cpus, 300)
+{
+	long long lim = read_ll("/proc/sys/kernel/perf_event_mlock_kb") /
+			(page_size / 1024);
+	long long one_kb = (HP_BUFFER + 1 - lim) * (page_size / 1024);
+	unsigned char hit[TPAGES] = {};
+	struct sample_filter f = { .tid = -1, .n = TPAGES, .hit = hit };
+	struct hotplug_ctl *c;
+	char pages[16];
+	int status;
+	pid_t child;
+
+	if (sysconf(_SC_NPROCESSORS_CONF) != 2 ||
+	    access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "needs exactly 2 CPUs, CPU 1 able to go offline");
+	if (!trace_available())
+		SKIP(return, "no htmm_sample tracepoint in tracefs");
+	/* One buffer pins what exceeds the per-CPU allowance. */
+	ASSERT_LT(0, one_kb);
+	c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, c);
+	ASSERT_EQ(0, read_file(HTMM_SYSFS "/buffer_pages", pages, sizeof(pages)));
+	ASSERT_EQ(0, write_file(PARANOID, "2"));
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "software"));
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/buffer_pages", "512"));
+	ASSERT_EQ(0, write_file("/sys/devices/system/cpu/cpu1/online", "0"));
+
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child)
+		hotplug_child(c);
+	while (!LOAD(c->started))
+		usleep(1000);
+	EXPECT_EQ(0, c->start_err);
+	/* CPU 1 is offline: one buffer, charged once. */
+	EXPECT_EQ(one_kb, vm_pin_kb_of(child));
+
+	/* CPU 1 comes online: ksamplingd adds and charges its buffer. */
+	ASSERT_EQ(0, write_file("/sys/devices/system/cpu/cpu1/online", "1"));
+	EXPECT_EQ(2 * one_kb, wait_pin(child, 2 * one_kb));
+
+	/* And the process is sampled there. */
+	ASSERT_EQ(0, trace_samples(true));
+	STORE(c->go, 1);
+	while (!LOAD(c->touched))
+		usleep(1000);
+	session_value(child, "nr_sampled");	/* drains */
+	ASSERT_EQ(0, trace_samples(false));
+	f.pid = child;
+	f.base = c->pages;
+	ASSERT_EQ(0, trace_for_each(count_cpu1, &f));
+	TH_LOG("after CPU 1 came online: %d/%d pages sampled on it",
+	       pages_hit(&f), TPAGES);
+	EXPECT_EQ(TPAGES, pages_hit(&f));
+
+	/* CPU 1 goes offline again: its buffer and charge go. */
+	ASSERT_EQ(0, write_file("/sys/devices/system/cpu/cpu1/online", "0"));
+	EXPECT_EQ(one_kb, wait_pin(child, one_kb));
+	ASSERT_EQ(0, write_file("/sys/devices/system/cpu/cpu1/online", "1"));
+	EXPECT_EQ(2 * one_kb, wait_pin(child, 2 * one_kb));
+
+	STORE(c->release, 1);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, c->pin_end);
+
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/buffer_pages", pages));
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "auto"));
+	munmap(c, sizeof(*c));
 }
 
 /*
