@@ -8,11 +8,15 @@
  * runs on the software source, which every machine has.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -203,8 +207,11 @@ TEST_F(htmm, kinds_near_far)
 	ASSERT_NE(NULL, b);
 	touch_pages(a, NPAGES / 2);
 	touch_pages(b, NPAGES);
+	sampled = session_value(getpid(), "nr_sampled");
 	near = session_value(getpid(), "nr_near");
 	far = session_value(getpid(), "nr_far");
+	TH_LOG("node 1 session: sampled %lld, near %lld, far %lld, lost %lld",
+	       sampled, near, far, session_value(getpid(), "nr_lost"));
 	EXPECT_LE(NPAGES, near);
 	EXPECT_LE(NPAGES / 2, far);
 	EXPECT_EQ(0, htmm_end(0));
@@ -222,6 +229,73 @@ TEST_F(htmm, kinds_near_far)
 	EXPECT_EQ(0, htmm_end(0));
 	munmap(a, NPAGES * page_size);
 	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "auto"));
+}
+
+static void *touch_one(void *arg)
+{
+	*(volatile char *)arg = 1;
+	return NULL;
+}
+
+/*
+ * A page-fault sample is written when the fault begins, before the page
+ * exists. A fault held open by userfaultfd makes that moment last: a
+ * drain then finds no page, and the sample must still be counted as far
+ * once the fault has put the page on node 1.
+ */
+TEST_F(htmm, fault_in_flight_counted_once_done)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_copy copy = {};
+	struct uffd_msg msg;
+	struct pollfd pfd;
+	long long sampled;
+	pthread_t thread;
+	char *p, *src;
+	int uffd;
+
+	if (!node_has_memory(0) || !node_has_memory(1))
+		SKIP(return, "needs memory on nodes 0 and 1");
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
+	if (uffd < 0)
+		SKIP(return, "no userfaultfd: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	p = map_on_node(1, 1);
+	src = map_pages(1);
+	ASSERT_NE(NULL, p);
+	ASSERT_NE(NULL, src);
+	memset(src, 7, page_size);
+	reg.range.start = (unsigned long)p;
+	reg.range.len = page_size;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "software"));
+	ASSERT_EQ(0, htmm_start(0, 0));
+	/* Nothing far until the page is touched. */
+	sampled = session_value(getpid(), "nr_sampled");
+	ASSERT_EQ(0, session_value(getpid(), "nr_far"));
+
+	ASSERT_EQ(0, pthread_create(&thread, NULL, touch_one, p));
+	pfd.fd = uffd;
+	pfd.events = POLLIN;
+	ASSERT_EQ(1, poll(&pfd, 1, 60000));
+	ASSERT_EQ(sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	ASSERT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+	/* The fault is sampled, but its page is not there yet. */
+	EXPECT_LT(sampled, session_value(getpid(), "nr_sampled"));
+	EXPECT_EQ(0, session_value(getpid(), "nr_far"));
+
+	copy.dst = (unsigned long)p;
+	copy.src = (unsigned long)src;
+	copy.len = page_size;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_COPY, &copy));
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	/* Now it is, on node 1: far from node 0. */
+	EXPECT_LE(1, session_value(getpid(), "nr_far"));
+	EXPECT_EQ(0, htmm_end(0));
+	close(uffd);
+	munmap(p, page_size);
+	munmap(src, page_size);
 }
 
 TEST_F(htmm, budget_settings)
