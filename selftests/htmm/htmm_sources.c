@@ -233,7 +233,7 @@ TEST_F(htmm, kinds_near_far)
 
 static void *touch_one(void *arg)
 {
-	*(volatile char *)arg = 1;
+	touch_pages(arg, 1);
 	return NULL;
 }
 

@@ -16,8 +16,6 @@
 #include "../kselftest_harness.h"
 #include "htmm_util.h"
 
-
-
 #define CYCLES		2000
 /*
  * Slab use moves by a few MiB as caches fill and drain (measured: +-2.5

@@ -29,7 +29,6 @@
 #include "../kselftest_harness.h"
 #include "htmm_util.h"
 
-
 TEST_F(htmm, round_trip)
 {
 	long long before, after, sampled;
