@@ -399,6 +399,7 @@ struct budget_run {
 	long long period[BUDGET_STEPS + 1];
 	double share[BUDGET_STEPS];	/* per-mille of a CPU, each step */
 	double tail_share;	/* median of the last BUDGET_TAIL steps' */
+	double tail_mean;	/* CPU share over those steps as a whole */
 	long long sampled;
 };
 
@@ -432,6 +433,9 @@ static void budget_run(struct __test_metadata *_metadata, const char *quota,
 					  (t[i] - t[i - 1]);
 	}
 	r->tail_share = median(r->share + BUDGET_STEPS - BUDGET_TAIL, BUDGET_TAIL);
+	i = BUDGET_STEPS - BUDGET_TAIL;
+	r->tail_mean = (run[BUDGET_STEPS] - run[i]) / 1e6 /
+		       (t[BUDGET_STEPS] - t[i]);
 	r->sampled = session_value(child, "nr_sampled");
 	EXPECT_EQ(0, htmm_end(child));
 	kill(child, SIGKILL);
@@ -448,8 +452,8 @@ static void budget_run(struct __test_metadata *_metadata, const char *quota,
 	for (i = 0; i < BUDGET_STEPS && len < (int)sizeof(line); i += 2)
 		len += snprintf(line + len, sizeof(line) - len, " %.1f",
 				r->share[i]);
-	TH_LOG("%s; median of the last %.1f s: %.1f; %lld samples", line,
-	       BUDGET_TAIL * 0.5, r->tail_share, r->sampled);
+	TH_LOG("%s; last %.1f s: median %.1f, mean %.1f; %lld samples", line,
+	       BUDGET_TAIL * 0.5, r->tail_share, r->tail_mean, r->sampled);
 }
 
 /*
@@ -463,7 +467,11 @@ static void budget_run(struct __test_metadata *_metadata, const char *quota,
  * bound (measured: 21.7 per-mille over a whole tail), so a share above
  * TOLERANCE times the quota still passes if it is at most 1/CUT of the
  * same workload's share without a limit, measured in the same guest a
- * moment before: the stretch inflates both alike.
+ * moment before: the stretch inflates both alike. That share is the mean
+ * over the tail, not the median: without a limit ksamplingd's work comes
+ * in bursts (drains of a backlog between idle steps; measured on the
+ * debug guest under load: 594 to 860 per-mille steps among zeros, median
+ * 11.3), and the workload's cost is their total.
  */
 #define TINY_QUOTA	"5"
 #define TINY_QUOTA_PM	5.0
@@ -479,7 +487,7 @@ TEST_F_TIMEOUT(htmm, budget_tiny_quota_raises_period, 120)
 	budget_run(_metadata, "0", &unlimited);
 	for (i = 0; i <= BUDGET_STEPS; i++)
 		EXPECT_EQ(1, unlimited.period[i]);
-	ASSERT_LT(TINY_QUOTA_PM * TOLERANCE * CUT, unlimited.tail_share) {
+	ASSERT_LT(TINY_QUOTA_PM * TOLERANCE * CUT, unlimited.tail_mean) {
 		TH_LOG("the workload is too light to test a quota of %s",
 		       TINY_QUOTA);
 	}
@@ -491,8 +499,8 @@ TEST_F_TIMEOUT(htmm, budget_tiny_quota_raises_period, 120)
 		return;
 	/* A stretched guest: the quota must still have cut the cost. */
 	TH_LOG("%.1f per-mille over a quota of %s: unlimited was %.1f",
-	       tiny.tail_share, TINY_QUOTA, unlimited.tail_share);
-	EXPECT_GE(unlimited.tail_share / CUT, tiny.tail_share);
+	       tiny.tail_share, TINY_QUOTA, unlimited.tail_mean);
+	EXPECT_GE(unlimited.tail_mean / CUT, tiny.tail_share);
 }
 
 TEST_F_TIMEOUT(htmm, budget_generous_quota_keeps_period, 60)
