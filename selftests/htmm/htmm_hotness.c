@@ -149,9 +149,11 @@ static bool split_ok(const struct split *sp, int n)
 static void log_split(struct __test_metadata *_metadata, const char *what,
 		      const struct split *sp, double secs)
 {
-	TH_LOG("%s after %.1f s: threshold %d, hot pages above %d (of %d seen), cold above %d (of %d seen), min hot count %lu, max cold count %lu",
-	       what, secs, sp->threshold, sp->hot_above, sp->hot_seen,
-	       sp->cold_above, sp->cold_seen, sp->min_hot, sp->max_cold);
+	TH_LOG("%s after %.1f s: threshold %d", what, secs, sp->threshold);
+	TH_LOG("hot pages above it %d (of %d seen), cold %d (of %d seen)",
+	       sp->hot_above, sp->hot_seen, sp->cold_above, sp->cold_seen);
+	TH_LOG("least hot count %lu, most cold count %lu", sp->min_hot,
+	       sp->max_cold);
 }
 
 /*
@@ -259,15 +261,23 @@ static int start_hotcold(struct hotcold *hc, int nhot, int ncold,
 	return pthread_create(&hc->thread, NULL, toucher, hc);
 }
 
+/* With @source: the hot and cold sets, a session for us, fast_pages. */
+static int start_split(struct hotcold *hc, const char *source, bool dontneed)
+{
+	if (write_file(HTMM_SYSFS "/source", source) ||
+	    start_hotcold(hc, NHOT, NCOLD, dontneed) ||
+	    htmm_start(getpid(), -1))
+		return -1;
+	return set_fast_pages(getpid(), FAST_PAGES);
+}
+
 TEST_F_TIMEOUT(hot, abit_splits_hot_from_cold, 120)
 {
 	struct split sp;
 	double secs;
 
-	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "abit"));
-	ASSERT_EQ(0, start_hotcold(&self->hc, NHOT, NCOLD, false));
-	ASSERT_EQ(0, htmm_start(getpid(), -1)) TH_LOG("%s", strerror(errno));
-	ASSERT_EQ(0, set_fast_pages(getpid(), FAST_PAGES));
+	ASSERT_EQ(0, start_split(&self->hc, "abit", false))
+		TH_LOG("%s", strerror(errno));
 	secs = wait_split(getpid(), self->hc.hot, NHOT, self->hc.cold, NCOLD,
 			  &sp, 60, true);
 	log_split(_metadata, "abit", &sp, secs);
@@ -285,13 +295,11 @@ TEST_F_TIMEOUT(hot, abit_phase_change, 120)
 	char *other;
 	double secs;
 
-	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "abit"));
 	other = map_pages(NHOT);
 	ASSERT_NE(NULL, other);
 	touch_pages(other, NHOT);
-	ASSERT_EQ(0, start_hotcold(&self->hc, NHOT, NCOLD, false));
-	ASSERT_EQ(0, htmm_start(getpid(), -1)) TH_LOG("%s", strerror(errno));
-	ASSERT_EQ(0, set_fast_pages(getpid(), FAST_PAGES));
+	ASSERT_EQ(0, start_split(&self->hc, "abit", false))
+		TH_LOG("%s", strerror(errno));
 	secs = wait_split(getpid(), self->hc.hot, NHOT, other, NHOT, &sp, 60,
 			  false);
 	log_split(_metadata, "first set", &sp, secs);
@@ -313,10 +321,8 @@ TEST_F_TIMEOUT(hot, software_dontneed_splits, 120)
 	struct split sp;
 	double secs;
 
-	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "software"));
-	ASSERT_EQ(0, start_hotcold(&self->hc, NHOT, NCOLD, true));
-	ASSERT_EQ(0, htmm_start(getpid(), -1)) TH_LOG("%s", strerror(errno));
-	ASSERT_EQ(0, set_fast_pages(getpid(), FAST_PAGES));
+	ASSERT_EQ(0, start_split(&self->hc, "software", true))
+		TH_LOG("%s", strerror(errno));
 	/* Cold pages faulted before the start: fault them once more. */
 	madvise(self->hc.cold, NCOLD * page_size, MADV_DONTNEED);
 	touch_pages(self->hc.cold, NCOLD);
@@ -419,6 +425,21 @@ static int huge_records(pid_t pid, const char *p, size_t len,
 	return n;
 }
 
+/* Sample @p with abit for 2 s while touching it: huge_records(). */
+static int abit_huge_records(char *p, size_t len, int *other)
+{
+	int i;
+
+	if (write_file(HTMM_SYSFS "/source", "abit") ||
+	    htmm_start(getpid(), -1))
+		return -1;
+	for (i = 0; i < 10; i++) {
+		p[i * page_size] = 2;
+		usleep(200000);
+	}
+	return huge_records(getpid(), p, len, 512, other);
+}
+
 static long long smaps_kb(const char *key)
 {
 	char buf[1 << 16], *s;
@@ -457,13 +478,8 @@ TEST_F_TIMEOUT(hot, thp_tracked_at_its_size, 60)
 	if (before < 2048)
 		SKIP(return, "no huge page was allocated (%lld kB)", before);
 
-	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "abit"));
-	ASSERT_EQ(0, htmm_start(getpid(), -1));
-	for (i = 0; i < 10; i++) {
-		p[i * page_size] = 2;
-		usleep(200000);
-	}
-	n = huge_records(getpid(), p, len, 512, &other);
+	n = abit_huge_records(p, len, &other);
+	ASSERT_LE(0, n);
 	TH_LOG("%d records of 512 pages, %d others; AnonHugePages %lld -> %lld kB",
 	       n, other, before, smaps_kb("AnonHugePages:"));
 	EXPECT_LE(before / 2048, n);
@@ -476,7 +492,7 @@ TEST_F_TIMEOUT(hot, hugetlb_tracked_at_its_size, 60)
 {
 	size_t len = 4UL << 20;
 	char old[32] = "";
-	int n, other, i;
+	int n, other;
 	char *p;
 
 	read_file("/proc/sys/vm/nr_hugepages", old, sizeof(old));
@@ -489,13 +505,8 @@ TEST_F_TIMEOUT(hot, hugetlb_tracked_at_its_size, 60)
 		SKIP(return, "no hugetlb pages: %s", strerror(errno));
 	}
 	memset(p, 1, len);
-	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "abit"));
-	ASSERT_EQ(0, htmm_start(getpid(), -1));
-	for (i = 0; i < 10; i++) {
-		p[i * page_size] = 2;
-		usleep(200000);
-	}
-	n = huge_records(getpid(), p, len, 512, &other);
+	n = abit_huge_records(p, len, &other);
+	ASSERT_LE(0, n);
 	TH_LOG("%d records of 512 pages, %d others", n, other);
 	EXPECT_EQ(2, n);
 	EXPECT_EQ(0, other);
