@@ -61,7 +61,7 @@ TEST_F(htmm, auto_source)
 	char buf[128];
 
 	ASSERT_EQ(0, read_file(HTMM_SYSFS "/source", buf, sizeof(buf)));
-	EXPECT_STREQ("[auto] software pebs ibs\n", buf);
+	EXPECT_STREQ("[auto] software pebs ibs abit\n", buf);
 	EXPECT_STREQ(want, read_source_resolved());
 	TH_LOG("auto resolves to %s", read_source_resolved());
 
