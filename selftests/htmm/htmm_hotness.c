@@ -175,7 +175,7 @@ static double wait_split(pid_t pid, const char *hot, int n, const char *cold,
 }
 
 FIXTURE(hot) {
-	char source[64], scan[16], cooling[16], max_tracked[16];
+	char source[64], scan[16], cooling[16], max_tracked[16], quota[16];
 	struct hotcold hc;
 };
 
@@ -219,6 +219,12 @@ FIXTURE_SETUP(hot)
 	save("cooling_ms", self->cooling, sizeof(self->cooling));
 	save("max_tracked_pages", self->max_tracked,
 	     sizeof(self->max_tracked));
+	/*
+	 * As in the htmm fixture: the tests count samples, which the CPU
+	 * budget would thin out on a debug kernel (its own tests set it).
+	 */
+	save("cpu_quota", self->quota, sizeof(self->quota));
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/cpu_quota", "0"));
 	ASSERT_EQ(0, write_file(HTMM_SYSFS "/scan_interval_ms", "100"));
 	ASSERT_EQ(0, write_file(HTMM_SYSFS "/cooling_ms", "1000"));
 }
@@ -234,6 +240,7 @@ FIXTURE_TEARDOWN(hot)
 	restore("scan_interval_ms", self->scan);
 	restore("cooling_ms", self->cooling);
 	restore("max_tracked_pages", self->max_tracked);
+	restore("cpu_quota", self->quota);
 }
 
 static int set_fast_pages(pid_t pid, const char *val)
