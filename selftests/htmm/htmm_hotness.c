@@ -447,23 +447,6 @@ static int abit_huge_records(char *p, size_t len, int *other)
 	return huge_records(getpid(), p, len, 512, other);
 }
 
-static long long smaps_kb(const char *key)
-{
-	char buf[1 << 16], *s;
-	long long kb = 0;
-	FILE *f = fopen("/proc/self/smaps_rollup", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(buf, sizeof(buf), f)) {
-		s = strstr(buf, key);
-		if (s == buf)
-			kb = strtoll(buf + strlen(key), NULL, 10);
-	}
-	fclose(f);
-	return kb;
-}
-
 TEST_F_TIMEOUT(hot, thp_tracked_at_its_size, 60)
 {
 	size_t len = 4UL << 20;
@@ -481,18 +464,18 @@ TEST_F_TIMEOUT(hot, thp_tracked_at_its_size, 60)
 	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
 	for (i = 0; i < (int)(len / page_size); i++)
 		p[i * page_size] = 1;
-	before = smaps_kb("AnonHugePages:");
+	before = anon_huge_kb(p);
 	if (before < 2048)
 		SKIP(return, "no huge page was allocated (%lld kB)", before);
 
 	n = abit_huge_records(p, len, &other);
 	ASSERT_LE(0, n);
 	TH_LOG("%d records of 512 pages, %d others; AnonHugePages %lld -> %lld kB",
-	       n, other, before, smaps_kb("AnonHugePages:"));
+	       n, other, before, anon_huge_kb(p));
 	EXPECT_LE(before / 2048, n);
 	EXPECT_EQ(0, other);
 	/* Nothing was split. */
-	EXPECT_EQ(before, smaps_kb("AnonHugePages:"));
+	EXPECT_EQ(before, anon_huge_kb(p));
 }
 
 TEST_F_TIMEOUT(hot, hugetlb_tracked_at_its_size, 60)

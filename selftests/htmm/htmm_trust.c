@@ -299,28 +299,6 @@ static char *map_huge(int n, int node, bool hugetlb)
 	return a;
 }
 
-/* kB of AnonHugePages in the mapping at @addr, from /proc/self/smaps. */
-static long long anon_huge_kb(void *addr)
-{
-	char line[256], want[32];
-	long long kb = -1;
-	bool in = false;
-	FILE *f = fopen("/proc/self/smaps", "r");
-
-	if (!f)
-		return -1;
-	snprintf(want, sizeof(want), "%lx-", (unsigned long)addr);
-	while (fgets(line, sizeof(line), f)) {
-		if (strchr(line, '-') && strchr(line, ' ') &&
-		    strchr(line, '-') < strchr(line, ' '))
-			in = !strncmp(line, want, strlen(want));
-		else if (in && sscanf(line, "AnonHugePages: %lld kB", &kb) == 1)
-			break;
-	}
-	fclose(f);
-	return kb;
-}
-
 static bool set_hugepages(int node, int n)
 {
 	char path[128], val[16];

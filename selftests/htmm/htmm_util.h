@@ -308,6 +308,28 @@ static inline long long ctx_switches(pid_t pid)
 }
 
 /* A /proc/meminfo value in kB, or -1. */
+/* kB of AnonHugePages in the mapping at @addr, from /proc/self/smaps. */
+static inline long long anon_huge_kb(void *addr)
+{
+	char line[256], want[32];
+	long long kb = -1;
+	bool in = false;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), "%lx-", (unsigned long)addr);
+	while (fgets(line, sizeof(line), f)) {
+		if (strchr(line, '-') && strchr(line, ' ') &&
+		    strchr(line, '-') < strchr(line, ' '))
+			in = !strncmp(line, want, strlen(want));
+		else if (in && sscanf(line, "AnonHugePages: %lld kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb;
+}
+
 static inline long long mem_kb(const char *key)
 {
 	char buf[4096], *s;
