@@ -53,7 +53,7 @@ help:
 	@echo "  tools      build htmmctl and the hotcold workload (static)"
 	@echo "  initramfs  build the base guest initramfs (busybox)"
 	@echo "  vm         boot the guest with a shell on this terminal"
-	@echo "  demo       the main job: run hotcold under 'htmmctl run' in the guest"
+	@echo "  demo       the main job: hotcold under 'htmmctl run' in the guest, and its heatmap"
 	@echo "  check-series  checkpatch, each patch builds, sparse, kernel-doc, docs"
 	@echo "  bench      htmm vs perf record on a page-fault workload (table + JSON)"
 	@echo "  hwcheck    on a real machine running the patched kernel, as root: which"
@@ -107,9 +107,10 @@ selftests: kernel
 tools: deps
 	@$(MAKE) --no-print-directory $(TOOLS)
 
-$(BIN)/htmmctl: tools/htmmctl/htmmctl.c tools/include/htmm.h
+HTMMCTL_SRC = tools/htmmctl/htmmctl.c tools/htmmctl/heat.c
+$(BIN)/htmmctl: $(HTMMCTL_SRC) tools/htmmctl/heat.h tools/include/htmm.h
 	@mkdir -p $(BIN)
-	$(CC) $(TOOLS_CFLAGS) -o $@ $<
+	$(CC) $(TOOLS_CFLAGS) -o $@ $(HTMMCTL_SRC) -lm
 
 $(BIN)/hotcold: tools/hotcold/hotcold.c
 	@mkdir -p $(BIN)
@@ -135,10 +136,13 @@ vm: kernel initramfs tools
 
 # The main job: a workload with a hot and a cold set on the two nodes,
 # sampled by htmm from before it execs, with live counters.
-DEMO_ARGS ?= --seconds 5
+# Leaves the workload's heatmap in build/demo-heatmap.{tsv,png}.
+DEMO_ARGS ?= --seconds 8
 demo: kernel initramfs tools
-	tools/vm-run --log $(BUILD)/demo.log $(addprefix --file ,$(TOOLS)) -- \
-		htmmctl run --node 0 -i 1 -- hotcold $(DEMO_ARGS)
+	tools/vm-run --log $(BUILD)/demo.log $(addprefix --file ,$(TOOLS)) \
+		--out /tmp/heatmap.tsv:$(BUILD)/demo-heatmap.tsv -- \
+		htmmctl run --node 0 -i 1 --heatmap /tmp/heatmap.tsv -- hotcold $(DEMO_ARGS)
+	@tools/htmm-plot $(BUILD)/demo-heatmap.tsv $(BUILD)/demo-heatmap.png
 
 # Review gate: checkpatch, each patch builds (W=1), sparse, kernel-doc, docs.
 check-series: kernel

@@ -18,25 +18,36 @@
 #include <unistd.h>
 
 #include "htmm.h"
+#include "heat.h"
 
 #define MAX_ROWS	64
 
 static const char usage_text[] =
 "usage: htmmctl start PID [--node N]\n"
 "       htmmctl stop PID\n"
-"       htmmctl run [--node N] [-i SECONDS] -- CMD [ARGS...]\n"
+"       htmmctl run [--node N] [-i SECONDS] [--heatmap FILE] -- CMD [ARGS...]\n"
 "       htmmctl stat [PID|all] [-i SECONDS] [-c COUNT]\n"
+"       htmmctl hot PID [-n N]\n"
+"       htmmctl heatmap PID [-i SECONDS] [-c COUNT] [-o FILE]\n"
 "\n"
 "  start  put process PID ('all': every task) under sampling; N is its\n"
 "         fast memory node (default: none)\n"
 "  stop   end the session of PID ('all': the system-wide one)\n"
 "  run    run CMD under sampling from before it execs; print the session's\n"
-"         counters every SECONDS (-i) and at the end. The session belongs\n"
-"         to htmmctl's own process, which CMD inherits; it adds htmmctl's\n"
-"         few page faults.\n"
+"         counters every SECONDS (-i) and at the end. The session is CMD's\n"
+"         process (started before the exec) and ends when it exits; the\n"
+"         summary is the last reading, from a few tenths of a second before.\n"
+"         --heatmap: also record CMD's heatmap every SECONDS (default 1),\n"
+"         draw it at the end and write it to FILE as TSV\n"
 "  stat   show the totals and live sessions (or one); with -i, repeat\n"
 "         every SECONDS (COUNT times, default forever) with rates per\n"
 "         second\n"
+"  hot    the N (default 20) hottest pages of PID's session: address,\n"
+"         access count, bin, node, size in pages (root: reads debugfs)\n"
+"  heatmap  record PID's accesses per address range every SECONDS\n"
+"         (default 1), COUNT times (default 10) or until the session ends\n"
+"         or Ctrl-C; draw time x address as ASCII and write the data as\n"
+"         TSV to FILE (default heatmap-PID.tsv; plot: tools/htmm-plot)\n"
 "\n"
 "Exit status: 0 on success, 1 if a system call or sysfs access failed,\n"
 "2 on bad usage; run exits with CMD's status (128+N if killed by\n"
@@ -312,75 +323,232 @@ static int stop(pid_t pid)
 	return 1;
 }
 
-static int cmd_run(int node, double interval, char **argv)
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
 {
-	char self[32];
+	(void)sig;
+	interrupted = 1;
+}
+
+/* Draw @h and write its TSV to @tsv; 0, or 1 if the TSV failed. */
+static int heatmap_done(struct heatmap *h, FILE *out, const char *tsv)
+{
+	int err = heatmap_report(h, out, terminal_width(), tsv);
+
+	if (err) {
+		fprintf(stderr, "htmmctl: cannot write %s: %s\n", tsv, strerror(-err));
+		return 1;
+	}
+	fprintf(out, "heatmap: data in %s (plot: tools/htmm-plot %s OUT.png)\n",
+		tsv, tsv);
+	return 0;
+}
+
+static int cmd_run(int node, double interval, const char *tsv, char **argv)
+{
+	double t0, next, next_read, last_read = 0;
+	struct heatmap *heat = NULL;
+	bool have_row = false;
 	struct row r, last;
-	double t0, next;
-	int status, ret;
+	int status, ret = 0, go[2];
+	char name[32];
 	pid_t child, w;
 	size_t c;
 
-	if (start(0, node))
+	if (pipe2(go, O_CLOEXEC)) {
+		perror("htmmctl: pipe");
 		return 1;
-	snprintf(self, sizeof(self), "%d", getpid());
-	t0 = now();
+	}
 	child = fork();
 	if (child < 0) {
 		perror("htmmctl: fork");
-		htmm_end(0);
 		return 1;
 	}
 	if (!child) {
+		char x;
+
+		/* Wait for the session; no byte means it failed to start. */
+		close(go[1]);
+		if (read(go[0], &x, 1) != 1)
+			_exit(127);
 		execvp(argv[0], argv);
 		fprintf(stderr, "htmmctl: cannot run %s: %s\n", argv[0],
 			strerror(errno));
 		_exit(127);
 	}
+	close(go[0]);
+	if (start(child, node)) {
+		close(go[1]);
+		waitpid(child, &status, 0);
+		return 1;
+	}
+	if (tsv) {
+		heat = heatmap_new(child);
+		if (!heat) {
+			perror("htmmctl: heatmap");
+			close(go[1]);
+			htmm_end(child);
+			waitpid(child, &status, 0);
+			return 1;
+		}
+		if (!interval)
+			interval = 1;
+	}
+	snprintf(name, sizeof(name), "%d", child);
+	t0 = now();
+	if (write(go[1], "x", 1) != 1)
+		perror("htmmctl: pipe");
+	close(go[1]);
 	/* Let the command take Ctrl-C; we still print the summary. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 
 	memset(&last, 0, sizeof(last));
 	next = t0 + interval;
+	next_read = t0;
 	for (;;) {
-		w = waitpid(child, &status, interval ? WNOHANG : 0);
+		w = waitpid(child, &status, WNOHANG);
 		if (w == child || (w < 0 && errno != EINTR))
 			break;
+		/* The session ends with CMD: keep its last counters. */
+		if (now() >= next_read && !read_row(&r, name)) {
+			have_row = true;
+			last_read = now();
+			next_read = last_read + 0.2;
+		}
 		if (!interval || now() < next) {
 			sleep_for(0.05);
 			continue;
 		}
-		if (!read_row(&r, self)) {
+		if (have_row) {
 			fprintf(stderr, "htmmctl: %6.1f s  sampled %llu (+%.0f/s)  lost %llu  throttled %llu\n",
 				now() - t0, r.v[0], (r.v[0] - last.v[0]) / interval,
 				r.v[3], r.v[1]);
 			last = r;
 		}
+		if (heat)
+			heatmap_snap(heat, now() - t0);
 		next += interval;
 	}
 
-	ret = read_row(&r, self);
-	fprintf(stderr, "htmmctl: session of pid %s, %.2f s:\n", self, now() - t0);
-	if (ret) {
-		report("cannot read the session's counters", -ret);
+	fprintf(stderr, "htmmctl: session of pid %s (%s), %.2f s:\n", name, argv[0],
+		now() - t0);
+	if (!have_row) {
+		fprintf(stderr, "htmmctl: its counters could not be read\n");
+		ret = 1;
 	} else {
+		fprintf(stderr, "htmmctl:   (counters as read %.2f s before the end)\n",
+			now() - last_read);
 		for (c = 0; c < NR_COUNTERS; c++)
 			fprintf(stderr, "htmmctl:   %-16s %llu\n", counters[c], r.v[c]);
 	}
-	if (stop(0) || ret)
-		return 1;
-	if (w != child)
+	/* Normally gone with CMD; ESRCH is the expected answer. */
+	if (htmm_end(child) && errno != ESRCH) {
+		report("htmm_end", errno);
+		ret = 1;
+	}
+	if (heat) {
+		ret |= heatmap_done(heat, stderr, tsv);
+		heatmap_free(heat);
+	}
+	if (ret || w != child)
 		return 1;
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
 }
 
+static int cmd_heatmap(pid_t pid, double interval, long count, const char *tsv)
+{
+	struct heatmap *h = heatmap_new(pid);
+	char def[64];
+	double t0, next;
+	long i;
+	int err = 0, ret;
+
+	if (!h) {
+		perror("htmmctl: heatmap");
+		return 1;
+	}
+	if (!tsv) {
+		snprintf(def, sizeof(def), "heatmap-%d.tsv", pid);
+		tsv = def;
+	}
+	signal(SIGINT, on_interrupt);
+	t0 = now();
+	next = t0;
+	for (i = 0; i < count && !interrupted; i++) {
+		next += interval;
+		while (now() < next && !interrupted)
+			sleep_for(next - now() < 0.1 ? next - now() : 0.1);
+		if (interrupted)
+			break;
+		err = heatmap_snap(h, now() - t0);
+		if (err)
+			break;
+		fprintf(stderr, "\rhtmmctl: heatmap of pid %d: %ld/%ld", pid, i + 1, count);
+	}
+	fputc('\n', stderr);
+	if (err && !i) {
+		fprintf(stderr, "htmmctl: cannot read %s/%d/pages: %s%s\n", HTMM_DEBUGFS,
+			pid, strerror(-err), err == -ENOENT ?
+			" (no such session, or debugfs not mounted)" : "");
+		heatmap_free(h);
+		return 1;
+	}
+	if (err)
+		fprintf(stderr, "htmmctl: the session ended after %ld snapshots\n", i);
+	ret = heatmap_done(h, stdout, tsv);
+	heatmap_free(h);
+	return ret;
+}
+
+/* hot PID [-n N] and heatmap PID [-i S] [-c N] [-o FILE] */
+static int cmd_hotness(const char *cmd, int argc, char **argv)
+{
+	double interval = 1;
+	const char *tsv = NULL;
+	bool hot = !strcmp(cmd, "hot");
+	long n = hot ? 20 : 10;
+	pid_t pid = -1;
+	char *end;
+	int i;
+
+	for (i = 2; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			exit(0);
+		} else if (hot ? !strcmp(a, "-n") : !strcmp(a, "-c")) {
+			if (i + 1 >= argc)
+				bad_usage("-n and -c take a number");
+			n = strtol(argv[++i], &end, 10);
+			if (*end || n <= 0)
+				bad_usage("-n and -c take a positive number");
+		} else if (!hot && !strcmp(a, "-i") && i + 1 < argc) {
+			interval = parse_seconds(argv[++i]);
+		} else if (!hot && !strcmp(a, "-o") && i + 1 < argc) {
+			tsv = argv[++i];
+		} else if (a[0] != '-' && pid < 0) {
+			pid = parse_pid(a);
+			if (pid <= 0)
+				bad_usage("PID must be a process id with a session");
+		} else {
+			bad_usage("unknown argument");
+		}
+	}
+	if (pid <= 0)
+		bad_usage(hot ? "hot takes PID [-n N]" :
+			  "heatmap takes PID [-i SECONDS] [-c COUNT] [-o FILE]");
+	return hot ? heat_hot(pid, n) : cmd_heatmap(pid, interval, n, tsv);
+}
+
 int main(int argc, char **argv)
 {
 	double interval = 0;
-	const char *cmd;
+	const char *cmd, *tsv = NULL;
 	long count = 0;
 	int node = -1;
 	pid_t pid = 0;
@@ -394,6 +562,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (!strcmp(cmd, "hot") || !strcmp(cmd, "heatmap"))
+		return cmd_hotness(cmd, argc, argv);
 
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i];
@@ -408,6 +578,8 @@ int main(int argc, char **argv)
 			node = parse_node(argv[++i]);
 		} else if ((!strcmp(a, "-i") || !strcmp(a, "--interval")) && i + 1 < argc) {
 			interval = parse_seconds(argv[++i]);
+		} else if (!strcmp(a, "--heatmap") && i + 1 < argc && !strcmp(cmd, "run")) {
+			tsv = argv[++i];
 		} else if ((!strcmp(a, "-c") || !strcmp(a, "--count")) && i + 1 < argc) {
 			count = atol(argv[++i]);
 			if (count <= 0)
@@ -434,7 +606,7 @@ int main(int argc, char **argv)
 			bad_usage("run needs a command");
 		if (count)
 			bad_usage("run takes no -c");
-		return cmd_run(node, interval, argv + i);
+		return cmd_run(node, interval, tsv, argv + i);
 	}
 	if (!strcmp(cmd, "stat")) {
 		char only[32];
