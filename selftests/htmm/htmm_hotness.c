@@ -201,20 +201,12 @@ static void restore(const char *name, const char *val)
 FIXTURE_SETUP(hot)
 {
 	const char *why = htmm_skip_reason();
-	char *s, *e;
 
 	if (why)
 		SKIP(return, "%s", why);
 	if (!debugfs_ready())
 		SKIP(return, "no debugfs at " DEBUGFS);
-	save("source", self->source, sizeof(self->source));
-	/* "auto [software] ..." -> the name in brackets. */
-	s = strchr(self->source, '[');
-	e = s ? strchr(s, ']') : NULL;
-	if (s && e) {
-		*e = '\0';
-		memmove(self->source, s + 1, strlen(s + 1) + 1);
-	}
+	ASSERT_EQ(0, read_source_selected(self->source, sizeof(self->source)));
 	save("scan_interval_ms", self->scan, sizeof(self->scan));
 	save("cooling_ms", self->cooling, sizeof(self->cooling));
 	save("max_tracked_pages", self->max_tracked,
@@ -293,6 +285,10 @@ TEST_F_TIMEOUT(hot, abit_splits_hot_from_cold, 120)
 	EXPECT_EQ(NCOLD, sp.cold_seen);
 	EXPECT_LE(NHOT + NCOLD, session_value(getpid(), "nr_tracked_pages"));
 	EXPECT_LT(0, session_value(getpid(), "nr_sampled"));
+	/* Every pass looks at every mapped page, accessed or not. */
+	EXPECT_LE(NHOT + NCOLD, session_value(getpid(), "nr_scanned"));
+	EXPECT_LT(session_value(getpid(), "nr_sampled"),
+		  session_value(getpid(), "nr_scanned"));
 }
 
 /* The hot set moves: within two cooling epochs the new one is hot. */

@@ -98,7 +98,6 @@ TEST_F_TIMEOUT(htmm, forced_hardware_source_leaks_nothing, 600)
 			 hw[i]);
 		check_no_leak(_metadata, start_unsupported, what);
 	}
-	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "auto"));
 }
 
 #define RACERS		8

@@ -323,13 +323,16 @@ TEST_F(htmm, sysfs_settings)
 {
 	char buf[128];
 
-	ASSERT_EQ(0, read_file(HTMM_SYSFS "/source", buf, sizeof(buf)));
-	EXPECT_STREQ("[auto] software pebs ibs abit\n", buf);
-	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/source", "bogus"));
-	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "software"));
+	/* The fixture selected software; auto is the boot default. */
 	ASSERT_EQ(0, read_file(HTMM_SYSFS "/source", buf, sizeof(buf)));
 	EXPECT_STREQ("auto [software] pebs ibs abit\n", buf);
+	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/source", "bogus"));
 	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "auto"));
+	ASSERT_EQ(0, read_file(HTMM_SYSFS "/source", buf, sizeof(buf)));
+	EXPECT_STREQ("[auto] software pebs ibs abit\n", buf);
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "abit"));
+	ASSERT_EQ(0, read_file(HTMM_SYSFS "/source", buf, sizeof(buf)));
+	EXPECT_STREQ("auto software pebs ibs [abit]\n", buf);
 
 	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/buffer_pages", "0"));
 	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/buffer_pages", "3"));

@@ -103,6 +103,7 @@ static void run_nobody(struct __test_metadata *_metadata, const char *paranoid,
 FIXTURE(trust) {
 	char paranoid[16];
 	char quota[16];
+	char source[64];
 };
 
 FIXTURE_SETUP(trust)
@@ -114,8 +115,13 @@ FIXTURE_SETUP(trust)
 	ASSERT_EQ(0, read_file(PARANOID, self->paranoid, sizeof(self->paranoid)));
 	ASSERT_EQ(0, read_file(HTMM_SYSFS "/cpu_quota", self->quota,
 			       sizeof(self->quota)));
-	/* Counts are compared with faults: no budget raising the period. */
+	ASSERT_EQ(0, read_source_selected(self->source, sizeof(self->source)));
+	/*
+	 * Counts are compared with faults: page faults as the source, no
+	 * budget raising the period.
+	 */
 	ASSERT_EQ(0, write_file(HTMM_SYSFS "/cpu_quota", "0"));
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "software"));
 }
 
 FIXTURE_TEARDOWN(trust)
@@ -124,6 +130,8 @@ FIXTURE_TEARDOWN(trust)
 		EXPECT_EQ(0, write_file(PARANOID, self->paranoid));
 	if (self->quota[0])
 		EXPECT_EQ(0, write_file(HTMM_SYSFS "/cpu_quota", self->quota));
+	if (self->source[0])
+		EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", self->source));
 }
 
 /*
@@ -378,7 +386,6 @@ TEST_F(trust, huge_pages_near_far)
 	munmap(tlb1, NHUGE * HPAGE);
 	set_hugepages(0, 0);
 	set_hugepages(1, 0);
-	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "auto"));
 }
 
 /*
@@ -484,7 +491,6 @@ TEST_F(trust, buffers_are_charged)
 	       bufs, BIG_BUFFER + 1, r->pin_during, mlock_kb);
 
 	EXPECT_EQ(0, write_file(HTMM_SYSFS "/buffer_pages", pages));
-	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "auto"));
 	munmap(r, sizeof(*r));
 }
 
@@ -625,7 +631,6 @@ TEST_F_TIMEOUT(trust, buffers_follow_online_cpus, 300)
 	EXPECT_EQ(0, c->pin_end);
 
 	EXPECT_EQ(0, write_file(HTMM_SYSFS "/buffer_pages", pages));
-	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "auto"));
 	munmap(c, sizeof(*c));
 }
 
@@ -762,7 +767,6 @@ TEST_F_TIMEOUT(trust, threads_cloned_during_start, 120)
 			       i / CLONE_CPUS, i % CLONE_CPUS);
 	}
 	EXPECT_EQ(0, missed);
-	write_file(HTMM_SYSFS "/source", "auto");
 	free(h);
 	munmap(clone_ctl, sizeof(*clone_ctl));
 }

@@ -366,16 +366,34 @@ static inline const char *read_source_resolved(void)
 	return buf;
 }
 
+/* The source selected in HTMM_SYSFS/source (the name in brackets). */
+static inline int read_source_selected(char *buf, size_t len)
+{
+	char *s, *e;
+
+	if (read_file(HTMM_SYSFS "/source", buf, len))
+		return -1;
+	s = strchr(buf, '[');
+	e = s ? strchr(s, ']') : NULL;
+	if (!e)
+		return -1;
+	*e = '\0';
+	memmove(buf, s + 1, strlen(s + 1) + 1);
+	return 0;
+}
+
 #ifdef FIXTURE
 /*
  * With kselftest_harness.h: the fixture every htmm test uses. The tests
- * count samples against the faults they cause, so the CPU budget, which
- * raises the period when ksamplingd is busy (it is, on a debug kernel),
- * is lifted for each test and restored after; the budget's own tests set
- * the quota they test.
+ * count samples against the faults they cause, so they sample with the
+ * software source (page faults; "auto" is abit here) and the CPU budget,
+ * which raises the period when ksamplingd is busy (it is, on a debug
+ * kernel), is lifted; both are restored after each test. The budget's
+ * and the sources' own tests set what they test.
  */
 FIXTURE(htmm) {
 	char quota[16];		/* cpu_quota before the test */
+	char source[64];	/* source before the test */
 };
 
 FIXTURE_SETUP(htmm)
@@ -386,13 +404,17 @@ FIXTURE_SETUP(htmm)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, read_file(HTMM_SYSFS "/cpu_quota", self->quota,
 			       sizeof(self->quota)));
+	ASSERT_EQ(0, read_source_selected(self->source, sizeof(self->source)));
 	ASSERT_EQ(0, write_file(HTMM_SYSFS "/cpu_quota", "0"));
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "software"));
 }
 
 FIXTURE_TEARDOWN(htmm)
 {
 	if (self->quota[0])
 		EXPECT_EQ(0, write_file(HTMM_SYSFS "/cpu_quota", self->quota));
+	if (self->source[0])
+		EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", self->source));
 }
 #endif
 

@@ -2,19 +2,30 @@
 /*
  * htmm-bench - htmm against perf record, side by side, in one run.
  *
- * usage: htmm-bench [-r REPS] [-n ROUNDS] [-p PAGES] [-o FILE.json]
+ * usage: htmm-bench [-r REPS] [-n ROUNDS] [-p PAGES] [-a MIB] [-s SECONDS]
+ *                   [-o FILE.json]
  *
  * Runs inside the guest (make bench). The workload maps PAGES fresh
  * pages, touches each, unmaps them, ROUNDS times: every touch is a page
- * fault. Each repetition runs it three ways:
- *   none  no sampling
- *   htmm  under an htmm session, software source, period 1 (cpu_quota is
- *         set to 0, no limit, so that the CPU budget keeps it at 1)
- *   perf  under "perf record -e page-faults -c 1 -d"
+ * fault. Each repetition runs it four ways:
+ *   none   no sampling
+ *   htmm   under an htmm session, software source, period 1 (cpu_quota is
+ *          set to 0, no limit, so that the CPU budget keeps it at 1)
+ *   htmm0  the same with max_tracked_pages 0: no per-page hotness, so
+ *          htmm - htmm0 is what hotness costs per sample
+ *   perf   under "perf record -e page-faults -c 1 -d"
  * and measures the workload's wall time, the sampler's CPU time per
  * sample (ksamplingd's, or the perf process's own), the samples and the
  * losses; then each sampler's wakeups per second while the sampled
- * process sleeps. Workload times exclude perf's own start-up. Prints medians with min..max, and writes JSON.
+ * process sleeps. Workload times exclude perf's own start-up.
+ *
+ * Then the abit source on a MIB (default 1024) working set swept all the
+ * time, under the CPU budget as it is: the slab memory per tracked page
+ * once every page is tracked; then, after the budget has had 20 s to
+ * settle, ksamplingd's CPU time per page-table entry scanned and its CPU
+ * share against cpu_quota over SECONDS (default 30).
+ *
+ * Prints medians with min..max, and writes JSON.
  * Exit status: 0, or 1 if a run failed.
  */
 #define _GNU_SOURCE
@@ -37,8 +48,8 @@
 #define PERF		"/usr/bin/perf"
 #define PERF_DATA	"/tmp/perf.data"
 
-enum { NONE, HTMM, PERFREC, NR_MODES };
-static const char *const mode_names[NR_MODES] = { "none", "htmm", "perf" };
+enum { NONE, HTMM, HTMM0, PERFREC, NR_MODES };
+static const char *const mode_names[NR_MODES] = { "none", "htmm", "htmm0", "perf" };
 
 struct run {
 	double wall;		/* workload, s */
@@ -48,6 +59,9 @@ struct run {
 };
 
 static int reps = 5, rounds = 50, pages = 2048;
+static int abit_mib = 1024, abit_seconds = 30;
+/* The budget raises the period up to 4x per half-second window, after a pass. */
+#define ABIT_SETTLE_S	20
 static char self_exe[4096];	/* this program, for perf to run */
 
 static double tv(struct timeval t)
@@ -120,10 +134,15 @@ static int run_workload(double *wall)
 	return 0;
 }
 
-static int run_htmm(struct run *r, pid_t kd)
+/* @tracked: whether hotness tracks the pages (max_tracked_pages). */
+static int run_htmm(struct run *r, pid_t kd, bool tracked)
 {
 	double cpu0;
 
+	if (write_file(HTMM_SYSFS "/max_tracked_pages", tracked ? "1048576" : "0")) {
+		fprintf(stderr, "htmm-bench: cannot set max_tracked_pages\n");
+		return -1;
+	}
 	if (htmm_start(0, -1)) {
 		perror("htmm-bench: htmm_start");
 		return -1;
@@ -251,6 +270,105 @@ static double idle_wakeups(int mode, pid_t kd)
 	return (s1 - s0) / 2.0;
 }
 
+struct abit_result {
+	double cpu_s, wall_s, share_pm, ns_per_entry, bytes_per_page;
+	double track_s, all_share_pm;	/* to track every page; share since start */
+	long long quota, period, scanned, sampled, tracked;
+	long long slab_kb[3];	/* before, all tracked, after the end */
+};
+
+/* The abit workload: sweep @len bytes of base pages until killed. */
+static void __attribute__((noreturn)) sweeper(size_t len, int ready)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t i;
+
+	if (p == MAP_FAILED)
+		_exit(1);
+	/* Page-table entries, not PMDs: the cost per PTE is the question. */
+	madvise(p, len, MADV_NOHUGEPAGE);
+	memset(p, 1, len);
+	if (write(ready, "r", 1) != 1)
+		_exit(1);
+	for (;;)
+		for (i = 0; i < len; i += page_size)
+			p[i]++;
+}
+
+/*
+ * abit on a working set of abit_mib MiB under the CPU budget's @quota:
+ * track every page first (slab before and after), then measure
+ * ksamplingd for abit_seconds.
+ */
+static int run_abit(struct abit_result *a, pid_t kd, const char *quota)
+{
+	long long want = (long long)abit_mib * 1024 * 1024 / page_size;
+	double cpu0, t0, deadline, start_cpu, start_t;
+	int fds[2], status;
+	long long scanned0, sampled0;
+	char x;
+	pid_t c;
+
+	if (write_file(HTMM_SYSFS "/cpu_quota", quota) ||
+	    write_file(HTMM_SYSFS "/source", "abit") ||
+	    write_file(HTMM_SYSFS "/max_tracked_pages", "1048576") || pipe(fds))
+		return -1;
+	c = fork();
+	if (c < 0)
+		return -1;
+	if (!c)
+		sweeper((size_t)abit_mib << 20, fds[1]);
+	close(fds[1]);
+	if (read(fds[0], &x, 1) != 1) {
+		fprintf(stderr, "htmm-bench: the %d MiB sweeper did not start\n", abit_mib);
+		waitpid(c, &status, 0);
+		return -1;
+	}
+	close(fds[0]);
+	a->quota = atoll(quota);
+	a->slab_kb[0] = mem_kb("Slab:");
+	if (htmm_start(c, -1)) {
+		perror("htmm-bench: htmm_start (abit)");
+		kill(c, SIGKILL);
+		waitpid(c, &status, 0);
+		return -1;
+	}
+	start_cpu = proc_cpu(kd);
+	start_t = now();
+	/* Until every page is tracked (the budget may space passes out). */
+	deadline = now() + 120;
+	while ((a->tracked = session_value(c, "nr_tracked_pages")) < want &&
+	       now() < deadline)
+		usleep(100000);
+	a->track_s = now() - start_t;
+	a->slab_kb[1] = mem_kb("Slab:");
+	sleep(ABIT_SETTLE_S);
+
+	scanned0 = session_value(c, "nr_scanned");
+	sampled0 = session_value(c, "nr_sampled");
+	cpu0 = proc_cpu(kd);
+	t0 = now();
+	sleep(abit_seconds);
+	a->cpu_s = proc_cpu(kd) - cpu0;
+	a->wall_s = now() - t0;
+	a->scanned = session_value(c, "nr_scanned") - scanned0;
+	a->sampled = session_value(c, "nr_sampled") - sampled0;
+	a->period = session_value(c, "sample_period");
+	a->all_share_pm = 1000 * (proc_cpu(kd) - start_cpu) / (now() - start_t);
+	htmm_end(c);
+	kill(c, SIGKILL);
+	waitpid(c, &status, 0);
+	usleep(200000);
+	a->slab_kb[2] = mem_kb("Slab:");
+
+	a->share_pm = 1000 * a->cpu_s / a->wall_s;
+	a->ns_per_entry = a->scanned > 0 ? 1e9 * a->cpu_s / a->scanned : -1;
+	a->bytes_per_page = a->tracked > 0 ?
+		1024.0 * (a->slab_kb[1] - a->slab_kb[0]) / a->tracked : -1;
+	return write_file(HTMM_SYSFS "/source", "software");
+}
+
 static int cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -280,8 +398,11 @@ int main(int argc, char **argv)
 	double wall[NR_MODES][MAX_REPS], cpus[NR_MODES][MAX_REPS];
 	double slow[NR_MODES][MAX_REPS], lost[NR_MODES][MAX_REPS];
 	double samples[NR_MODES][MAX_REPS], idle[NR_MODES];
-	struct stat3 w, sl, c, sa, lo;
+	double per[NR_MODES][MAX_REPS], hot_cost[MAX_REPS];
+	struct stat3 w, sl, c, sa, lo, hc;
 	const char *json = "/tmp/bench.json";
+	struct abit_result ab;
+	char quota[16];
 	struct run r;
 	FILE *out;
 	pid_t kd;
@@ -306,18 +427,21 @@ int main(int argc, char **argv)
 			tv(ru.ru_utime) + tv(ru.ru_stime), now() - t0);
 		return WEXITSTATUS(status);
 	}
-	while ((opt = getopt(argc, argv, "r:n:p:o:h")) != -1) {
+	while ((opt = getopt(argc, argv, "r:n:p:a:s:o:h")) != -1) {
 		switch (opt) {
 		case 'r': reps = atoi(optarg); break;
 		case 'n': rounds = atoi(optarg); break;
 		case 'p': pages = atoi(optarg); break;
+		case 'a': abit_mib = atoi(optarg); break;
+		case 's': abit_seconds = atoi(optarg); break;
 		case 'o': json = optarg; break;
 		default:
-			fprintf(stderr, "usage: htmm-bench [-r REPS] [-n ROUNDS] [-p PAGES] [-o FILE.json]\n");
+			fprintf(stderr, "usage: htmm-bench [-r REPS] [-n ROUNDS] [-p PAGES] [-a MIB] [-s SECONDS] [-o FILE.json]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
-	if (reps < 1 || reps > MAX_REPS || rounds < 1 || pages < 1) {
+	if (reps < 1 || reps > MAX_REPS || rounds < 1 || pages < 1 ||
+	    abit_mib < 1 || abit_seconds < 1) {
 		fprintf(stderr, "htmm-bench: bad arguments\n");
 		return 2;
 	}
@@ -330,8 +454,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "htmm-bench: needs ksamplingd (CONFIG_HTMM) and %s\n", PERF);
 		return 1;
 	}
-	/* Period 1 for both: no CPU budget scaling htmm's period up. */
-	if (write_file(HTMM_SYSFS "/cpu_quota", "0")) {
+	/* Page faults; period 1 for both: no CPU budget raising htmm's. */
+	if (read_file(HTMM_SYSFS "/cpu_quota", quota, sizeof(quota)) ||
+	    write_file(HTMM_SYSFS "/source", "software") ||
+	    write_file(HTMM_SYSFS "/cpu_quota", "0")) {
 		fprintf(stderr, "htmm-bench: cannot lift %s/cpu_quota\n", HTMM_SYSFS);
 		return 1;
 	}
@@ -339,19 +465,21 @@ int main(int argc, char **argv)
 	printf("htmm-bench: %d rounds x %d fresh pages = %d page faults per run, %d repetitions\n",
 	       rounds, pages, rounds * pages, reps);
 	for (i = 0; i < reps; i++) {
-		/* The three modes side by side in every repetition. */
+		/* The four modes side by side in every repetition. */
 		memset(&r, 0, sizeof(r));
 		if (run_workload(&r.wall))
 			return 1;
 		wall[NONE][i] = r.wall;
 		cpus[NONE][i] = samples[NONE][i] = lost[NONE][i] = 0;
 
-		if (run_htmm(&r, kd))
-			return 1;
-		wall[HTMM][i] = r.wall;
-		cpus[HTMM][i] = r.sampler_cpu;
-		samples[HTMM][i] = r.samples;
-		lost[HTMM][i] = r.lost;
+		for (m = HTMM; m <= HTMM0; m++) {
+			if (run_htmm(&r, kd, m == HTMM))
+				return 1;
+			wall[m][i] = r.wall;
+			cpus[m][i] = r.sampler_cpu;
+			samples[m][i] = r.samples;
+			lost[m][i] = r.lost;
+		}
 
 		if (run_perf(&r))
 			return 1;
@@ -362,14 +490,23 @@ int main(int argc, char **argv)
 
 		for (m = 0; m < NR_MODES; m++)
 			slow[m][i] = wall[m][i] / wall[NONE][i];
-		printf("htmm-bench: rep %d: none %.3f s, htmm %.3f s (%.0f samples), perf %.3f s (%.0f samples)\n",
+		printf("htmm-bench: rep %d: none %.3f s, htmm %.3f s (%.0f samples), htmm0 %.3f s, perf %.3f s (%.0f samples)\n",
 		       i + 1, wall[NONE][i], wall[HTMM][i], samples[HTMM][i],
-		       wall[PERFREC][i], samples[PERFREC][i]);
+		       wall[HTMM0][i], wall[PERFREC][i], samples[PERFREC][i]);
 		fflush(stdout);
 	}
 	idle[NONE] = 0;
 	idle[HTMM] = idle_wakeups(HTMM, kd);
+	idle[HTMM0] = -1;	/* as htmm: not measured again */
 	idle[PERFREC] = idle_wakeups(PERFREC, kd);
+
+	printf("\nhtmm-bench: abit on a %d MiB working set for %d+%d s, cpu_quota %s",
+	       abit_mib, ABIT_SETTLE_S, abit_seconds, quota);
+	fflush(stdout);
+	if (run_abit(&ab, kd, strtok(quota, "\n"))) {
+		fprintf(stderr, "htmm-bench: the abit run failed\n");
+		return 1;
+	}
 
 	out = fopen(json, "w");
 	if (!out) {
@@ -379,30 +516,60 @@ int main(int argc, char **argv)
 	fprintf(out, "{\n  \"faults_per_run\": %d,\n  \"repetitions\": %d,\n"
 		"  \"ranges\": [\"median\", \"min\", \"max\"],\n  \"modes\": {\n",
 		rounds * pages, reps);
-	printf("\n%-5s %22s %22s %26s %20s %12s %10s\n", "mode", "workload s (min..max)",
+	printf("\n\n%-6s %22s %22s %26s %16s %10s %9s\n", "mode", "workload s (min..max)",
 	       "slowdown (min..max)", "sampler us/sample (min..max)", "samples (median)",
 	       "lost (med)", "idle wk/s");
 	for (m = 0; m < NR_MODES; m++) {
-		double per[MAX_REPS];
-
 		for (i = 0; i < reps; i++)
-			per[i] = samples[m][i] > 0 ? 1e6 * cpus[m][i] / samples[m][i] : 0;
+			per[m][i] = samples[m][i] > 0 ? 1e6 * cpus[m][i] / samples[m][i] : 0;
 		w = stats(wall[m], reps);
 		sl = stats(slow[m], reps);
-		c = stats(per, reps);
+		c = stats(per[m], reps);
 		sa = stats(samples[m], reps);
 		lo = stats(lost[m], reps);
-		printf("%-5s %8.3f (%.3f..%.3f) %8.3f (%.3f..%.3f) %10.2f (%.2f..%.2f) %20.0f %12.0f %10.1f\n",
+		printf("%-6s %8.3f (%.3f..%.3f) %8.3f (%.3f..%.3f) %10.2f (%.2f..%.2f) %16.0f %10.0f",
 		       mode_names[m], w.med, w.min, w.max, sl.med, sl.min, sl.max,
-		       c.med, c.min, c.max, sa.med, lo.med, idle[m]);
+		       c.med, c.min, c.max, sa.med, lo.med);
+		if (idle[m] >= 0)
+			printf(" %9.1f\n", idle[m]);
+		else
+			printf(" %9s\n", "-");
 		fprintf(out, "    \"%s\": {\"workload_s\": [%.4f, %.4f, %.4f], \"slowdown\": [%.4f, %.4f, %.4f], "
 			"\"sampler_us_per_sample\": [%.3f, %.3f, %.3f], \"samples\": %.0f, \"lost\": %.0f, "
 			"\"idle_wakeups_per_s\": %.1f}%s\n",
 			mode_names[m], w.med, w.min, w.max, sl.med, sl.min, sl.max,
 			c.med, c.min, c.max, sa.med, lo.med, idle[m], m + 1 < NR_MODES ? "," : "");
 	}
-	fprintf(out, "  }\n}\n");
+	/* Hotness per sample: htmm - htmm0 of the same repetition. */
+	for (i = 0; i < reps; i++)
+		hot_cost[i] = per[HTMM][i] - per[HTMM0][i];
+	hc = stats(hot_cost, reps);
+	fprintf(out, "  },\n  \"hotness_us_per_sample\": [%.3f, %.3f, %.3f],\n",
+		hc.med, hc.min, hc.max);
+	fprintf(out, "  \"abit\": {\"working_set_mib\": %d, \"seconds\": %.2f, "
+		"\"cpu_quota_per_mille\": %lld, \"ksamplingd_per_mille\": %.1f, "
+		"\"sample_period\": %lld, \"entries_scanned\": %lld, \"pages_accessed\": %lld, "
+		"\"ns_per_entry\": %.1f, \"pages_tracked\": %lld, \"slab_kb\": [%lld, %lld, %lld], "
+		"\"bytes_per_tracked_page\": %.2f, \"seconds_to_track_all\": %.2f, "
+		"\"ksamplingd_per_mille_since_start\": %.1f}\n}\n",
+		abit_mib, ab.wall_s, ab.quota, ab.share_pm, ab.period, ab.scanned,
+		ab.sampled, ab.ns_per_entry, ab.tracked, ab.slab_kb[0], ab.slab_kb[1],
+		ab.slab_kb[2], ab.bytes_per_page, ab.track_s, ab.all_share_pm);
 	fclose(out);
+
+	printf("\nhotness   cost per sample: %.2f us (%.2f..%.2f), htmm - htmm0 in each repetition\n",
+	       hc.med, hc.min, hc.max);
+	printf("abit      %lld page-table entries scanned in %.2f s (%.1f passes), %lld found accessed;\n"
+	       "          ksamplingd %.3f s CPU: %.1f ns per entry scanned (counting included)\n",
+	       ab.scanned, ab.wall_s, ab.tracked > 0 ? (double)ab.scanned / ab.tracked : 0,
+	       ab.sampled, ab.cpu_s, ab.ns_per_entry);
+	printf("budget    ksamplingd %.1f per-mille of a CPU against cpu_quota %lld (%s), "
+	       "period %lld scan intervals;\n          %.1f per-mille since the start, ramp included "
+	       "(every page tracked after %.1f s)\n", ab.share_pm, ab.quota,
+	       ab.share_pm <= ab.quota ? "within" : "OVER", ab.period, ab.all_share_pm,
+	       ab.track_s);
+	printf("memory    %lld pages tracked; slab %lld -> %lld kB (%.2f bytes per page), %lld kB after the end\n",
+	       ab.tracked, ab.slab_kb[0], ab.slab_kb[1], ab.bytes_per_page, ab.slab_kb[2]);
 	printf("\nhtmm-bench: slowdown over none: htmm %.3f, perf %.3f (goal: htmm's at most half of perf's);\n",
 	       stats(slow[HTMM], reps).med - 1, stats(slow[PERFREC], reps).med - 1);
 	printf("htmm-bench: JSON in %s\n", json);

@@ -28,7 +28,7 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static const char usage_text[] =
-"usage: htmm-hwcheck [--source auto|software|pebs|ibs] [--seconds N]\n"
+"usage: htmm-hwcheck [--source auto|software|pebs|ibs|abit] [--seconds N]\n"
 "                    [--mb MB] [--node N]\n"
 "\n"
 "  Print the sample source htmm would use here, then sample a process\n"
@@ -194,7 +194,8 @@ int main(int argc, char **argv)
 
 	if (val[0] <= 0)
 		rc = fail("nothing was sampled with the %s source", resolved);
-	else if (strcmp(resolved, "software") && val[1] + val[2] <= 0)
+	else if ((!strcmp(resolved, "pebs") || !strcmp(resolved, "ibs")) &&
+		 val[1] + val[2] <= 0)
 		rc = fail("%s samples carry no load/store: the PMU reports no data source",
 			  resolved);
 	else if (node >= 0 && val[3] + val[4] <= 0)
