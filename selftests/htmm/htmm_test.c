@@ -333,6 +333,7 @@ TEST_F(htmm, sysfs_settings)
 	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "abit"));
 	ASSERT_EQ(0, read_file(HTMM_SYSFS "/source", buf, sizeof(buf)));
 	EXPECT_STREQ("auto software pebs ibs [abit]\n", buf);
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/source", "software"));
 
 	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/buffer_pages", "0"));
 	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/buffer_pages", "3"));
