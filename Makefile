@@ -32,7 +32,7 @@ KSFT       = $(BUILD)/ksft/tools/testing/selftests
 SELFTESTS_OUT = $(BUILD)/selftests
 CHECK_LOG  = $(BUILD)/check-$(FLAVOR).log
 # KUnit suites that must report in `make check`
-KUNIT_SUITES = htmm htmm_source htmm_hotness
+KUNIT_SUITES = htmm htmm_source htmm_hotness htmm_tier
 export HTMM_KERNEL    = $(BZIMAGE)
 export HTMM_INITRAMFS = $(INITRAMFS)
 

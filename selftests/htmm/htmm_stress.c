@@ -75,6 +75,23 @@ TEST_F_TIMEOUT(htmm, start_end_cycles_leak_nothing, 600)
 	check_no_leak(_metadata, start_end, "start/end cycles");
 }
 
+/* A session with a node, tiering turned on, ended at once. */
+static void start_tier_end(struct __test_metadata *_metadata)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/tiering",
+		 getpid());
+	ASSERT_EQ(0, htmm_start(0, 0));
+	ASSERT_EQ(0, write_file(path, "1"));
+	ASSERT_EQ(0, htmm_end(0));
+}
+
+TEST_F_TIMEOUT(htmm, start_tier_end_cycles_leak_nothing, 600)
+{
+	check_no_leak(_metadata, start_tier_end, "start/tiering/end cycles");
+}
+
 /* This machine lacks the source: nothing may be left of the attempt. */
 static void start_unsupported(struct __test_metadata *_metadata)
 {

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kselftests for htmm's tiering: a session with a node and tiering on
+ * promotes its hot pages to that node and demotes its cold ones, keeping
+ * within fast_pages, without moving a page back and forth.
+ *
+ * The guest has two nodes with memory (node 1 without CPUs). Pages are
+ * placed with a temporary task policy, reset before sampling starts, so
+ * that no VMA policy binds them where they are. The abit source counts
+ * the accesses, as on any machine without a PMU.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "htmm_util.h"
+
+#define MPOL_DEFAULT	0
+#define MPOL_BIND	2
+#define NUMA_BALANCING	"/proc/sys/kernel/numa_balancing"
+
+/* Goals of the issue; waits go on longer so a slow host is not a failure. */
+#define PROMOTE_GOAL_S	3.0
+#define WAIT_S		60.0
+
+FIXTURE(tier) {
+	char source[64], cooling[16], quota[16], balancing[16], tiering[16];
+	char *hot, *cold;
+	int nhot, ncold;
+	int stop;
+	pthread_t thread;
+};
+
+static void save(const char *path, char *buf, size_t len)
+{
+	if (read_file(path, buf, len))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+FIXTURE_SETUP(tier)
+{
+	const char *why = htmm_skip_reason();
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (!node_has_memory(0) || !node_has_memory(1))
+		SKIP(return, "needs nodes 0 and 1 with memory");
+	ASSERT_EQ(0, read_source_selected(self->source, sizeof(self->source)));
+	save(HTMM_SYSFS "/cooling_ms", self->cooling, sizeof(self->cooling));
+	save(HTMM_SYSFS "/cpu_quota", self->quota, sizeof(self->quota));
+	save(HTMM_SYSFS "/tiering", self->tiering, sizeof(self->tiering));
+	save(NUMA_BALANCING, self->balancing, sizeof(self->balancing));
+	/* Only htmm moves pages here. */
+	if (self->balancing[0])
+		ASSERT_EQ(0, write_file(NUMA_BALANCING, "0"));
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "abit"));
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/cooling_ms", "1000"));
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/cpu_quota", "0"));
+}
+
+FIXTURE_TEARDOWN(tier)
+{
+	if (self->thread) {
+		STORE(self->stop, 1);
+		pthread_join(self->thread, NULL);
+	}
+	htmm_end(getpid());
+	write_file(HTMM_SYSFS "/source", self->source);
+	write_file(HTMM_SYSFS "/cooling_ms", self->cooling);
+	write_file(HTMM_SYSFS "/cpu_quota", self->quota);
+	write_file(HTMM_SYSFS "/tiering", self->tiering);
+	if (self->balancing[0])
+		write_file(NUMA_BALANCING, self->balancing);
+}
+
+static int session_write(const char *name, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/%s", getpid(),
+		 name);
+	return write_file(path, val);
+}
+
+/* @n fresh pages on @node, by a task policy reset afterwards. */
+static char *pages_on(int n, int node)
+{
+	unsigned long mask = 1UL << node;
+	char *p;
+
+	if (syscall(SYS_set_mempolicy, MPOL_BIND, &mask, 8 * sizeof(mask)))
+		return NULL;
+	p = map_pages(n);
+	if (p) {
+		madvise(p, (size_t)n * page_size, MADV_NOHUGEPAGE);
+		touch_pages(p, n);
+	}
+	if (syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0))
+		return NULL;
+	return p;
+}
+
+/* How many of the @n pages at @p are on @node now. */
+static int pages_on_node(char *p, int n, int node)
+{
+	void **pages = calloc(n, sizeof(*pages));
+	int *status = calloc(n, sizeof(*status));
+	int i, on = 0;
+
+	if (!pages || !status)
+		goto out;
+	for (i = 0; i < n; i++)
+		pages[i] = p + (size_t)i * page_size;
+	if (syscall(SYS_move_pages, 0, n, pages, NULL, status, 0))
+		goto out;
+	for (i = 0; i < n; i++)
+		on += status[i] == node;
+out:
+	free(pages);
+	free(status);
+	return on;
+}
+
+static void *toucher(void *arg)
+{
+	struct _test_data_tier *t = arg;
+	int i;
+
+	while (!LOAD(t->stop)) {
+		for (i = 0; i < t->nhot; i++)
+			__atomic_fetch_add(&t->hot[(size_t)i * page_size], 1,
+					   __ATOMIC_RELAXED);
+		usleep(1000);
+	}
+	return NULL;
+}
+
+/* Seconds until at least @share of the hot set is on @node, or -1. */
+static double wait_share(struct _test_data_tier *t, int node, double share)
+{
+	double t0 = now();
+
+	while (now() - t0 < WAIT_S) {
+		if (pages_on_node(t->hot, t->nhot, node) >= share * t->nhot)
+			return now() - t0;
+		usleep(100000);
+	}
+	return -1;
+}
+
+TEST_F(tier, settings_refuse_bad_values)
+{
+	char buf[16];
+
+	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/tiering", "2"));
+	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/tiering", "yes"));
+	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/promote_rate_mbps", "0"));
+	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/promote_rate_mbps", "x"));
+	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/promote_rate_mbps",
+				     "100001"));
+	EXPECT_LT(0, read_ll(HTMM_SYSFS "/promote_rate_mbps"));
+	EXPECT_LE(0, read_ll(HTMM_SYSFS "/tier_cpu_us"));
+
+	/* A session without a node has nowhere to promote to. */
+	ASSERT_EQ(0, htmm_start(0, -1));
+	EXPECT_EQ(EINVAL, session_write("tiering", "1"));
+	EXPECT_EQ(0, session_write("tiering", "0"));
+	EXPECT_EQ(EINVAL, session_write("fast_pages", "0"));
+	EXPECT_EQ(EINVAL, session_write("fast_pages", "junk"));
+	EXPECT_EQ(0, htmm_end(0));
+
+	ASSERT_EQ(0, htmm_start(0, 0));
+	EXPECT_EQ(0, session_value(getpid(), "tiering"));
+	EXPECT_EQ(EINVAL, session_write("tiering", "on"));
+	EXPECT_EQ(EINVAL, session_write("tiering", "-1"));
+	EXPECT_EQ(0, session_write("tiering", "1"));
+	EXPECT_EQ(1, session_value(getpid(), "tiering"));
+	EXPECT_EQ(0, htmm_end(0));
+
+	/* The global default applies to new sessions with a node only. */
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/tiering", "1"));
+	ASSERT_EQ(0, htmm_start(0, 0));
+	EXPECT_EQ(1, session_value(getpid(), "tiering"));
+	EXPECT_EQ(0, htmm_end(0));
+	ASSERT_EQ(0, htmm_start(0, -1));
+	EXPECT_EQ(0, session_value(getpid(), "tiering"));
+	EXPECT_EQ(0, htmm_end(0));
+	ASSERT_EQ(0, read_file(HTMM_SYSFS "/tiering", buf, sizeof(buf)));
+	EXPECT_STREQ("1\n", buf);
+}
+
+/* The hot set starts on node 1; tiering brings it to node 0 and keeps it. */
+TEST_F_TIMEOUT(tier, promotes_hot_set_and_stays, 180)
+{
+	long long promoted, remigrated, failed;
+	double secs;
+
+	self->nhot = 2048;
+	self->hot = pages_on(self->nhot, 1);
+	ASSERT_NE(NULL, self->hot);
+	ASSERT_EQ(self->nhot, pages_on_node(self->hot, self->nhot, 1));
+	ASSERT_EQ(0, pthread_create(&self->thread, NULL, toucher, self));
+	ASSERT_EQ(0, htmm_start(getpid(), 0));
+	ASSERT_EQ(0, session_write("fast_pages", "16384"));
+	ASSERT_EQ(0, session_write("tiering", "1"));
+
+	secs = wait_share(self, 0, 0.9);
+	TH_LOG("90%% of the hot set on node 0 after %.1f s (goal %.0f s)",
+	       secs, PROMOTE_GOAL_S);
+	ASSERT_LE(0, secs);
+	if (secs > PROMOTE_GOAL_S)
+		TH_LOG("slower than the goal: a loaded host stretches guest time");
+	promoted = session_value(getpid(), "nr_promoted");
+	EXPECT_LE(0.9 * self->nhot, promoted);
+
+	/* Stable now: nothing moves back within the remigration window. */
+	sleep(12);
+	remigrated = session_value(getpid(), "nr_remigrated");
+	failed = session_value(getpid(), "nr_migrate_failed");
+	TH_LOG("promoted %lld, then after 12 s: promoted %lld, demoted %lld, failed %lld, remigrated %lld",
+	       promoted, session_value(getpid(), "nr_promoted"),
+	       session_value(getpid(), "nr_demoted"), failed, remigrated);
+	EXPECT_EQ(0, remigrated);
+	EXPECT_EQ(0, session_value(getpid(), "nr_demoted"));
+	EXPECT_LE(0.9 * self->nhot, pages_on_node(self->hot, self->nhot, 0));
+}
+
+/*
+ * Hot and cold sets both on node 0, more than fast_pages: the cold pages
+ * go to node 1 until the session fits, the hot ones stay.
+ */
+TEST_F_TIMEOUT(tier, demotes_cold_over_fast_pages, 180)
+{
+	const int fast = 4096;
+	int hot0 = 0, cold0 = 0, i;
+	double t0 = now();
+	char val[16];
+
+	self->nhot = 2048;
+	self->ncold = 8192;
+	self->cold = pages_on(self->ncold, 0);
+	self->hot = pages_on(self->nhot, 0);
+	ASSERT_NE(NULL, self->cold);
+	ASSERT_NE(NULL, self->hot);
+	ASSERT_EQ(0, pthread_create(&self->thread, NULL, toucher, self));
+	ASSERT_EQ(0, htmm_start(getpid(), 0));
+	snprintf(val, sizeof(val), "%d", fast);
+	ASSERT_EQ(0, session_write("fast_pages", val));
+	ASSERT_EQ(0, session_write("tiering", "1"));
+
+	for (i = 0; now() - t0 < WAIT_S; i++) {
+		cold0 = pages_on_node(self->cold, self->ncold, 0);
+		hot0 = pages_on_node(self->hot, self->nhot, 0);
+		if (hot0 + cold0 <= fast)
+			break;
+		usleep(200000);
+	}
+	TH_LOG("after %.1f s: hot %d/%d and cold %d/%d on node 0, fast_pages %d; demoted %lld",
+	       now() - t0, hot0, self->nhot, cold0, self->ncold, fast,
+	       session_value(getpid(), "nr_demoted"));
+	/* The sets fit; the rest of the process (a few pages) is the slack. */
+	EXPECT_GE(fast, hot0 + cold0);
+	EXPECT_EQ(self->nhot, hot0);
+	EXPECT_LE(self->ncold - fast, session_value(getpid(), "nr_demoted"));
+	EXPECT_EQ(0, session_value(getpid(), "nr_promoted"));
+}
+
+TEST_HARNESS_MAIN
