@@ -53,7 +53,7 @@ help:
 	@echo "  tools      build htmmctl and the hotcold workload (static)"
 	@echo "  initramfs  build the base guest initramfs (busybox)"
 	@echo "  vm         boot the guest with a shell on this terminal"
-	@echo "  demo       the main job: hotcold under 'htmmctl run' in the guest, and its heatmap"
+	@echo "  demo       the main job: hotcold under 'htmmctl run --tier' in the guest, and its heatmap"
 	@echo "  check-series  checkpatch, each patch builds, sparse, kernel-doc, docs"
 	@echo "  bench      htmm vs perf record on a page-fault workload (table + JSON)"
 	@echo "  hwcheck    on a real machine running the patched kernel, as root: which"
@@ -134,14 +134,17 @@ initramfs: deps
 vm: kernel initramfs tools
 	tools/vm-run $(addprefix --file ,$(TOOLS))
 
-# The main job: a workload with a hot and a cold set on the two nodes,
-# sampled by htmm from before it execs, with live counters.
-# Leaves the workload's heatmap in build/demo-heatmap.{tsv,png}.
-DEMO_ARGS ?= --seconds 8
+# The main job: a workload whose hot set starts on the slow node 1 and
+# whose cold set fills more of node 0 than it may keep there, sampled by
+# htmm (abit, as there is no PMU) from before it execs, with tiering on:
+# live counters and placement, then the heatmap of its accesses, also
+# left in build/demo-heatmap.{tsv,png}.
+DEMO_ARGS ?= --hot 8 --hot-node 1 --cold 32 --cold-node 0 --seconds 10
 demo: kernel initramfs tools
 	tools/vm-run --log $(BUILD)/demo.log $(addprefix --file ,$(TOOLS)) \
 		--out /tmp/heatmap.tsv:$(BUILD)/demo-heatmap.tsv -- \
-		htmmctl run --node 0 -i 1 --heatmap /tmp/heatmap.tsv -- hotcold $(DEMO_ARGS)
+		htmmctl run --node 0 --tier --fast-mib 24 -i 1 \
+		--heatmap /tmp/heatmap.tsv -- hotcold $(DEMO_ARGS)
 	@tools/htmm-plot $(BUILD)/demo-heatmap.tsv $(BUILD)/demo-heatmap.png
 
 # Review gate: checkpatch, each patch builds (W=1), sparse, kernel-doc, docs.

@@ -5,11 +5,12 @@
  *
  * The cold set is placed on one node (the slow tier, default node 1) and
  * touched once; the hot set is placed on another (default node 0) and
- * used all the time. With htmm's software source, only page faults are
- * samples, so every round drops the hot set (MADV_DONTNEED) and touches
- * it again: its pages fault over and over, as they would under reclaim
- * or NUMA hinting, while the cold set's pages fault once. The summary
- * says where the pages of each set actually lived.
+ * used all the time. Pages are placed by a task memory policy that is
+ * reset once they are, so that tiering (NUMA balancing, htmm) may move
+ * them. With --faults, for htmm's software source whose samples are page
+ * faults, every round drops the hot set (MADV_DONTNEED) and touches it
+ * again: its pages fault over and over while the cold set's fault once.
+ * Every second, and at the end, it says where the hot set's pages are.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,11 +22,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#define MPOL_DEFAULT	0
 #define MPOL_BIND	2
 
 static const char usage_text[] =
 "usage: hotcold [--hot MIB] [--cold MIB] [--seconds S]\n"
-"               [--hot-node N] [--cold-node N]\n"
+"               [--hot-node N] [--cold-node N] [--faults]\n"
 "Defaults: 8 MiB hot set on node 0, 32 MiB cold set on node 1, 5 s.\n"
 "Prints progress every second and a summary; exits 0, 1 on error, 2 on bad usage.\n";
 
@@ -39,29 +41,32 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static char *alloc_on(size_t len, int node, const char *what)
-{
-	unsigned long mask = 1UL << node;
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED) {
-		perror("hotcold: mmap");
-		exit(1);
-	}
-	if (node >= 0 && syscall(SYS_mbind, p, len, MPOL_BIND, &mask,
-				 sizeof(mask) * 8, 0))
-		fprintf(stderr, "hotcold: cannot bind the %s set to node %d (%s); using any node\n",
-			what, node, strerror(errno));
-	return p;
-}
-
 static void touch(char *p, size_t pages, char v)
 {
 	size_t i;
 
 	for (i = 0; i < pages; i++)
 		p[i * page_size] = v;
+}
+
+/* @pages pages first touched on @node, under a policy reset afterwards. */
+static char *alloc_on(size_t pages, int node, const char *what)
+{
+	unsigned long mask = 1UL << node;
+	char *p = mmap(NULL, pages * page_size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("hotcold: mmap");
+		exit(1);
+	}
+	if (node >= 0 && syscall(SYS_set_mempolicy, MPOL_BIND, &mask,
+				 sizeof(mask) * 8))
+		fprintf(stderr, "hotcold: cannot place the %s set on node %d (%s); using any node\n",
+			what, node, strerror(errno));
+	touch(p, pages, 1);
+	syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0);
+	return p;
 }
 
 /* Percentage of the pages of [p, p + pages) that are on @node. */
@@ -94,6 +99,7 @@ int main(int argc, char **argv)
 	unsigned long long rounds = 0, hot_touches = 0, cold_reads = 0;
 	double seconds = 5, t0, next, t;
 	unsigned int seed = 1;
+	int faults = 0;
 	char *hot, *cold;
 	volatile char sink;
 
@@ -101,6 +107,10 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(usage_text, stdout);
 			return 0;
+		}
+		if (!strcmp(argv[i], "--faults")) {
+			faults = 1;
+			continue;
 		}
 		if (i + 1 >= argc)
 			goto bad;
@@ -123,32 +133,37 @@ int main(int argc, char **argv)
 	page_size = sysconf(_SC_PAGESIZE);
 	hot_pages = hot_mb * 1024 * 1024 / page_size;
 	cold_pages = cold_mb * 1024 * 1024 / page_size;
-	hot = alloc_on(hot_pages * page_size, hot_node, "hot");
-	cold = alloc_on(cold_pages * page_size, cold_node, "cold");
+	cold = alloc_on(cold_pages, cold_node, "cold");
+	hot = alloc_on(hot_pages, hot_node, "hot");
 
 	printf("hotcold: hot set %zu MiB on node %d, cold set %zu MiB on node %d, %.0f s\n",
 	       hot_mb, hot_node, cold_mb, cold_node, seconds);
-	touch(cold, cold_pages, 1);
-	touch(hot, hot_pages, 1);
 
 	t0 = now();
 	next = t0 + 1;
 	while ((t = now()) - t0 < seconds) {
-		if (madvise(hot, hot_pages * page_size, MADV_DONTNEED)) {
+		if (faults && madvise(hot, hot_pages * page_size, MADV_DONTNEED)) {
 			perror("hotcold: madvise(MADV_DONTNEED)");
 			return 1;
 		}
 		touch(hot, hot_pages, (char)rounds);
 		hot_touches += hot_pages;
-		/* A trickle of reads from the cold set: no faults. */
-		for (i = 0; i < 16; i++) {
+		/*
+		 * A trickle of reads from the cold set: with faults, 16 per
+		 * round of faults; else one per round and a 1 ms rest, which
+		 * keeps each cold page at a read every few seconds.
+		 */
+		for (i = 0; i < (faults ? 16 : 1); i++) {
 			sink = cold[(rand_r(&seed) % cold_pages) * page_size];
 			cold_reads++;
 		}
+		if (!faults)
+			usleep(1000);
 		rounds++;
 		if (t >= next) {
-			printf("hotcold: %4.1f s  %llu rounds  %.0f hot pages/s\n",
-			       t - t0, rounds, hot_touches / (t - t0));
+			printf("hotcold: %4.1f s  %llu rounds  %.0f hot pages/s  hot set %.0f%% on node 0, %.0f%% on node 1\n",
+			       t - t0, rounds, hot_touches / (t - t0),
+			       share_on(hot, hot_pages, 0), share_on(hot, hot_pages, 1));
 			fflush(stdout);
 			next += 1;
 		}

@@ -23,15 +23,18 @@
 #define MAX_ROWS	64
 
 static const char usage_text[] =
-"usage: htmmctl start PID [--node N]\n"
+"usage: htmmctl start PID [--node N [--tier] [--fast-mib N]]\n"
 "       htmmctl stop PID\n"
-"       htmmctl run [--node N] [-i SECONDS] [--heatmap FILE] -- CMD [ARGS...]\n"
+"       htmmctl run [--node N [--tier] [--fast-mib N]] [-i SECONDS]\n"
+"                   [--heatmap FILE] -- CMD [ARGS...]\n"
 "       htmmctl stat [PID|all] [-i SECONDS] [-c COUNT]\n"
 "       htmmctl hot PID [-n N]\n"
 "       htmmctl heatmap PID [-i SECONDS] [-c COUNT] [-o FILE]\n"
 "\n"
 "  start  put process PID ('all': every task) under sampling; N is its\n"
-"         fast memory node (default: none)\n"
+"         fast memory node (default: none). --tier: move its hot pages\n"
+"         to N and its cold ones away (tiering); --fast-mib: the most it\n"
+"         may keep on N (default: all of N)\n"
 "  stop   end the session of PID ('all': the system-wide one)\n"
 "  run    run CMD under sampling from before it execs; print the session's\n"
 "         counters every SECONDS (-i) and at the end. The session is CMD's\n"
@@ -39,7 +42,8 @@ static const char usage_text[] =
 "         summary is the last reading, from a few tenths of a second before.\n"
 "         --heatmap: also record CMD's heatmap every SECONDS (default 1),\n"
 "         draw it at the end and write it to FILE as TSV\n"
-"  stat   show the totals and live sessions (or one); with -i, repeat\n"
+"  stat   show the totals and live sessions (or one), then what tiering\n"
+"         moved and each process's pages per node; with -i, repeat\n"
 "         every SECONDS (COUNT times, default forever) with rates per\n"
 "         second\n"
 "  hot    the N (default 20) hottest pages of PID's session: address,\n"
@@ -59,6 +63,12 @@ static const char *const counters[] = {
 	"nr_loads", "nr_stores", "nr_near", "nr_far",
 };
 #define NR_COUNTERS	(sizeof(counters) / sizeof(counters[0]))
+
+/* Tiering's, in pages; absent before tiering, then shown as 0. */
+static const char *const tier_counters[] = {
+	"nr_promoted", "nr_demoted", "nr_migrate_failed", "nr_remigrated",
+};
+#define NR_TIER		(sizeof(tier_counters) / sizeof(tier_counters[0]))
 
 static const struct {
 	int err;
@@ -179,10 +189,13 @@ static int read_value(const char *dir, const char *name, unsigned long long *v)
 struct row {
 	char name[32];			/* "total", a pid or "all" */
 	unsigned long long v[NR_COUNTERS];
+	unsigned long long t[NR_TIER];
+	int tiering;			/* the session's tiering file, -1: none */
 };
 
 static int read_row(struct row *r, const char *name)
 {
+	unsigned long long v;
 	char dir[64];
 	size_t i;
 	int err;
@@ -197,7 +210,36 @@ static int read_row(struct row *r, const char *name)
 		if (err)
 			return err;
 	}
+	for (i = 0; i < NR_TIER; i++)
+		if (read_value(dir, tier_counters[i], &r->t[i]))
+			r->t[i] = 0;
+	r->tiering = read_value(dir, "tiering", &v) ? -1 : (int)v;
 	return 0;
+}
+
+/* Pages of process @pid per node, from /proc/PID/numa_maps, as "N0=..". */
+static void pages_per_node(const char *pid, char *out, size_t len)
+{
+	unsigned long long pages[64] = { 0 };
+	char path[64], word[64];
+	size_t n = 0;
+	unsigned int nid;
+	unsigned long long v;
+	FILE *f;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%s/numa_maps", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fscanf(f, "%63s", word) == 1)
+		if (sscanf(word, "N%u=%llu", &nid, &v) == 2 && nid < 64)
+			pages[nid] += v;
+	fclose(f);
+	for (nid = 0; nid < 64 && n < len; nid++)
+		if (pages[nid])
+			n += snprintf(out + n, len - n, "%sN%u=%llu", n ? " " : "",
+				      nid, pages[nid]);
 }
 
 static int by_name(const void *a, const void *b)
@@ -269,6 +311,20 @@ static void print_rows(const struct row *rows, int n, const struct row *prev,
 			       (rows[i].v[3] - p->v[3]) / dt);
 		printf("\n");
 	}
+	/* Tiering: what moved, and where each process's pages are now. */
+	printf("\n%-8s %6s %12s %12s %12s %12s  %s\n", "session", "tier",
+	       "promoted", "demoted", "failed", "remigrated", "pages per node");
+	for (i = 0; i < n; i++) {
+		char nodes[256] = "";
+
+		if (strcmp(rows[i].name, "total") && strcmp(rows[i].name, "all"))
+			pages_per_node(rows[i].name, nodes, sizeof(nodes));
+		printf("%-8s %6s", rows[i].name, rows[i].tiering < 0 ? "-" :
+		       rows[i].tiering ? "on" : "off");
+		for (c = 0; c < NR_TIER; c++)
+			printf(" %12llu", rows[i].t[c]);
+		printf("  %s\n", nodes);
+	}
 	fflush(stdout);
 }
 
@@ -301,15 +357,45 @@ static int cmd_stat(const char *only, double interval, long count)
 	return 0;
 }
 
+/* Tiering options of start and run. */
+static bool tier;
+static long fast_mib;
+
+static int session_write(pid_t pid, const char *name, const char *val)
+{
+	char path[128], what[160];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/%s", pid, name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, val, strlen(val)) < 0)
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	if (err) {
+		snprintf(what, sizeof(what), "%s = %s", path, val);
+		report(what, err);
+	}
+	return err;
+}
+
+/* Start a session for @pid (not 0), with --fast-mib and --tier applied. */
 static int start(pid_t pid, int node)
 {
-	char what[64];
+	char what[64], val[32];
 
-	if (!htmm_start(pid, node))
-		return 0;
-	snprintf(what, sizeof(what), "htmm_start(%d, %d)", pid, node);
-	report(what, errno);
-	return 1;
+	if (htmm_start(pid, node)) {
+		snprintf(what, sizeof(what), "htmm_start(%d, %d)", pid, node);
+		report(what, errno);
+		return 1;
+	}
+	snprintf(val, sizeof(val), "%ld", (fast_mib << 20) / sysconf(_SC_PAGESIZE));
+	if ((fast_mib && session_write(pid, "fast_pages", val)) ||
+	    (tier && session_write(pid, "tiering", "1"))) {
+		htmm_end(pid);
+		return 1;
+	}
+	return 0;
 }
 
 static int stop(pid_t pid)
@@ -422,9 +508,13 @@ static int cmd_run(int node, double interval, const char *tsv, char **argv)
 			continue;
 		}
 		if (have_row) {
-			fprintf(stderr, "htmmctl: %6.1f s  sampled %llu (+%.0f/s)  lost %llu  throttled %llu\n",
+			fprintf(stderr, "htmmctl: %6.1f s  sampled %llu (+%.0f/s)  lost %llu  throttled %llu",
 				now() - t0, r.v[0], (r.v[0] - last.v[0]) / interval,
 				r.v[3], r.v[1]);
+			if (r.tiering > 0)
+				fprintf(stderr, "  promoted %llu  demoted %llu  failed %llu",
+					r.t[0], r.t[1], r.t[2]);
+			fputc('\n', stderr);
 			last = r;
 		}
 		if (heat)
@@ -442,6 +532,8 @@ static int cmd_run(int node, double interval, const char *tsv, char **argv)
 			now() - last_read);
 		for (c = 0; c < NR_COUNTERS; c++)
 			fprintf(stderr, "htmmctl:   %-16s %llu\n", counters[c], r.v[c]);
+		for (c = 0; r.tiering > 0 && c < NR_TIER; c++)
+			fprintf(stderr, "htmmctl:   %-16s %llu\n", tier_counters[c], r.t[c]);
 	}
 	/* Normally gone with CMD; ESRCH is the expected answer. */
 	if (htmm_end(child) && errno != ESRCH) {
@@ -578,6 +670,14 @@ int main(int argc, char **argv)
 			node = parse_node(argv[++i]);
 		} else if ((!strcmp(a, "-i") || !strcmp(a, "--interval")) && i + 1 < argc) {
 			interval = parse_seconds(argv[++i]);
+		} else if (!strcmp(a, "--tier")) {
+			tier = true;
+		} else if (!strcmp(a, "--fast-mib") && i + 1 < argc) {
+			char *end;
+
+			fast_mib = strtol(argv[++i], &end, 10);
+			if (*end || fast_mib <= 0 || fast_mib > (1L << 30))
+				bad_usage("--fast-mib takes a positive number of MiB");
 		} else if (!strcmp(a, "--heatmap") && i + 1 < argc && !strcmp(cmd, "run")) {
 			tsv = argv[++i];
 		} else if ((!strcmp(a, "-c") || !strcmp(a, "--count")) && i + 1 < argc) {
@@ -594,11 +694,19 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (tier && node < 0 && strcmp(cmd, "stop"))
+		bad_usage("--tier needs --node N: the fast node to promote to");
+	if ((tier || fast_mib) && strcmp(cmd, "start") && strcmp(cmd, "run"))
+		bad_usage("--tier and --fast-mib are for start and run");
 	if (!strcmp(cmd, "start") || !strcmp(cmd, "stop")) {
 		if (!have_pid || i < argc || interval || count)
 			bad_usage("start and stop take one PID");
 		if (!strcmp(cmd, "stop"))
-			return node != -1 ? (bad_usage("stop takes no node"), 2) : stop(pid);
+			return node != -1 || tier || fast_mib ?
+			       (bad_usage("stop takes no node or tiering"), 2) :
+			       stop(pid);
+		if ((tier || fast_mib) && pid <= 0)
+			bad_usage("--tier and --fast-mib need a process's PID");
 		return start(pid, node);
 	}
 	if (!strcmp(cmd, "run")) {
