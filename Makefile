@@ -40,7 +40,7 @@ BIN        = $(BUILD)/bin
 TOOLS      = $(BIN)/htmmctl $(BIN)/hotcold $(BIN)/htmm-hwcheck
 TOOLS_CFLAGS = -O2 -Wall -Wextra -static -Itools/include
 
-.PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check-series export deb bench hwcheck check-guest check clean distclean
+.PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check-series export deb bench tier-bench hwcheck check-guest check clean distclean
 
 help:
 	@echo "htmm targets:"
@@ -56,6 +56,8 @@ help:
 	@echo "  demo       the main job: hotcold under 'htmmctl run --tier' in the guest, and its heatmap"
 	@echo "  check-series  checkpatch, each patch builds, sparse, kernel-doc, docs"
 	@echo "  bench      htmm vs perf record on a page-fault workload (table + JSON)"
+	@echo "  tier-bench htmm tiering vs NUMA balancing vs DAMON, fresh guest each"
+	@echo "             (table, build/tier-bench.json and .png; TIER_SECONDS=60)"
 	@echo "  hwcheck    on a real machine running the patched kernel, as root: which"
 	@echo "             source auto picks, and a short sampling self-check"
 	@echo "  deb        Debian packages of the patched kernel (defconfig + htmm)"
@@ -181,6 +183,17 @@ bench: kernel initramfs $(BIN)/htmm-bench
 		sh -c 'htmm-bench -r 5 -o /tmp/bench.json && echo BENCH-JSON && cat /tmp/bench.json'
 	@tr -d '\r' <$(BUILD)/bench.log | sed -n '/^BENCH-JSON$$/,/^}$$/p' | sed 1d >$(BUILD)/bench.json
 	@echo "bench: JSON in $(BUILD)/bench.json"
+
+# htmm's tiering against NUMA balancing's tiering mode and DAMON, on one
+# workload, each system in a fresh guest: a table, build/tier-bench.json
+# and build/tier-bench.png.
+TIER_SECONDS ?= 60
+tier-bench: kernel initramfs $(BIN)/htmm-tierbench
+	tools/tier-bench $(TIER_SECONDS)
+
+$(BIN)/htmm-tierbench: tools/tierbench/htmm-tierbench.c selftests/htmm/htmm_util.h
+	@mkdir -p $(BIN)
+	$(CC) $(TOOLS_CFLAGS) -o $@ $< -lpthread
 
 $(BIN)/htmm-bench: tools/bench/htmm-bench.c selftests/htmm/htmm_util.h
 	@mkdir -p $(BIN)

@@ -282,8 +282,9 @@ TEST_F_TIMEOUT(hot, abit_splits_hot_from_cold, 120)
 	log_split(_metadata, "abit", &sp, secs);
 	EXPECT_TRUE(split_ok(&sp, NHOT));
 	EXPECT_GT(sp.min_hot, sp.max_cold);
-	EXPECT_EQ(NCOLD, sp.cold_seen);
-	EXPECT_LE(NHOT + NCOLD, session_value(getpid(), "nr_tracked_pages"));
+	/* Touched before the session began: the first pass only clears. */
+	EXPECT_EQ(0, sp.cold_seen);
+	EXPECT_LE(NHOT, session_value(getpid(), "nr_tracked_pages"));
 	EXPECT_LT(0, session_value(getpid(), "nr_sampled"));
 	/* Every pass looks at every mapped page, accessed or not. */
 	EXPECT_LE(NHOT + NCOLD, session_value(getpid(), "nr_scanned"));
@@ -366,7 +367,9 @@ TEST_F(hot, settings_refuse_bad_values)
 	ASSERT_NE(NULL, p);
 	touch_pages(p, 64);
 	EXPECT_LE(64, session_value(getpid(), "nr_tracked_pages"));
-	EXPECT_EQ(0, set_fast_pages(getpid(), "0"));
+	/* 0 would leave tiering nothing to keep: refused. */
+	EXPECT_EQ(EINVAL, set_fast_pages(getpid(), "0"));
+	EXPECT_EQ(0, set_fast_pages(getpid(), "1"));
 	/* Nothing fits: no tracked page is in a hot bin. */
 	EXPECT_LT(0, session_value(getpid(), "hot_threshold"));
 	EXPECT_EQ(0, session_value(getpid(), "nr_hot_pages"));
@@ -431,13 +434,16 @@ static int huge_records(pid_t pid, const char *p, size_t len,
 /* Sample @p with abit for 2 s while touching it: huge_records(). */
 static int abit_huge_records(char *p, size_t len, int *other)
 {
+	size_t j;
 	int i;
 
 	if (write_file(HTMM_SYSFS "/source", "abit") ||
 	    htmm_start(getpid(), -1))
 		return -1;
+	/* Every huge page, after the passes that only clear. */
 	for (i = 0; i < 10; i++) {
-		p[i * page_size] = 2;
+		for (j = 0; j < len; j += 512 * page_size)
+			p[j + i * page_size] = 2;
 		usleep(200000);
 	}
 	return huge_records(getpid(), p, len, 512, other);
