@@ -158,14 +158,19 @@ static double wait_share(struct _test_data_tier *t, int node, double share)
 
 TEST_F(tier, settings_refuse_bad_values)
 {
-	char buf[16];
+	static const char * const bad[][2] = {
+		{ "tiering", "2" }, { "tiering", "yes" },
+		{ "promote_rate_mbps", "0" }, { "promote_rate_mbps", "x" },
+		{ "promote_rate_mbps", "100001" },
+	};
+	char buf[16], path[128];
+	unsigned int i;
 
-	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/tiering", "2"));
-	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/tiering", "yes"));
-	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/promote_rate_mbps", "0"));
-	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/promote_rate_mbps", "x"));
-	EXPECT_EQ(EINVAL, write_file(HTMM_SYSFS "/promote_rate_mbps",
-				     "100001"));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(path, sizeof(path), HTMM_SYSFS "/%s", bad[i][0]);
+		EXPECT_EQ(EINVAL, write_file(path, bad[i][1]))
+			TH_LOG("%s = %s", bad[i][0], bad[i][1]);
+	}
 	EXPECT_LT(0, read_ll(HTMM_SYSFS "/promote_rate_mbps"));
 	EXPECT_LE(0, read_ll(HTMM_SYSFS "/tier_cpu_us"));
 
