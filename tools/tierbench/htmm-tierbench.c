@@ -31,6 +31,7 @@
 #include <dirent.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <sys/klog.h>
 #include <sys/resource.h>
 
 #include "../../selftests/htmm/htmm_util.h"
@@ -184,31 +185,34 @@ static double daemons_cpu(void)
 	return sum;
 }
 
-/* The physical range of node @nid's memory, from its memory blocks. */
+/*
+ * The physical range of node @nid's memory, from the boot log line
+ * "Initmem setup node N [mem 0xA-0xB]" (memory block directories need
+ * memory hotplug, which the guest lacks).
+ */
 static int node_range(int nid, unsigned long long *start, unsigned long long *end)
 {
-	char path[128], buf[64];
-	unsigned long long bs, lo = ~0ULL, hi = 0, id;
-	struct dirent *d;
-	DIR *dir;
+	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char key[64], *buf, *s;
+	int ret = -1;
 
-	if (read_file("/sys/devices/system/memory/block_size_bytes", buf, sizeof(buf)))
+	if (len <= 0)
 		return -1;
-	bs = strtoull(buf, NULL, 16);
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", nid);
-	dir = opendir(path);
-	if (!dir)
+	buf = malloc(len + 1);
+	if (!buf)
 		return -1;
-	while ((d = readdir(dir))) {
-		if (sscanf(d->d_name, "memory%llu", &id) != 1)
-			continue;
-		lo = id * bs < lo ? id * bs : lo;
-		hi = (id + 1) * bs > hi ? (id + 1) * bs : hi;
+	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
+	if (len > 0) {
+		buf[len] = '\0';
+		snprintf(key, sizeof(key), "Initmem setup node %d [mem ", nid);
+		s = strstr(buf, key);
+		if (s && sscanf(s + strlen(key), "%llx-%llx", start, end) == 2) {
+			(*end)++;
+			ret = 0;
+		}
 	}
-	closedir(dir);
-	*start = lo;
-	*end = hi;
-	return hi > lo ? 0 : -1;
+	free(buf);
+	return ret;
 }
 
 /* kdamond @k: @action on node @nid's memory, to @target, filtering young pages out or in. */
@@ -278,6 +282,26 @@ static void stop_system(const char *sys)
 	} else if (!strcmp(sys, "numab")) {
 		write_file("/proc/sys/kernel/numa_balancing", "0");
 	} else if (!strcmp(sys, "damon")) {
+		static const char * const st[] = {
+			"nr_tried", "sz_tried", "nr_applied", "sz_applied", "qt_exceeds",
+		};
+		char path[256], buf[64];
+		int k, i;
+
+		for (k = 0; k < 2; k++) {
+			snprintf(path, sizeof(path), DAMON "/%d/state", k);
+			write_file(path, "update_schemes_stats");
+			printf("htmm-tierbench: kdamond %d scheme:", k);
+			for (i = 0; i < 5; i++) {
+				snprintf(path, sizeof(path),
+					 DAMON "/%d/contexts/0/schemes/0/stats/%s", k, st[i]);
+				if (read_file(path, buf, sizeof(buf)))
+					strcpy(buf, "?");
+				buf[strcspn(buf, "\n")] = '\0';
+				printf(" %s %s", st[i], buf);
+			}
+			printf("\n");
+		}
 		write_file(DAMON "/0/state", "off");
 		write_file(DAMON "/1/state", "off");
 	}
