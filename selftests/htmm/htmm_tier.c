@@ -166,7 +166,7 @@ TEST_F(tier, settings_refuse_bad_values)
 	char buf[16], path[128];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		snprintf(path, sizeof(path), HTMM_SYSFS "/%s", bad[i][0]);
 		EXPECT_EQ(EINVAL, write_file(path, bad[i][1]))
 			TH_LOG("%s = %s", bad[i][0], bad[i][1]);

@@ -241,9 +241,13 @@ static void damon_kdamond(int k, int nid, const char *action, int target,
 	putf(action, c, k, "schemes/0/action");
 	snprintf(v, sizeof(v), "%d", target);
 	putf(v, c, k, "schemes/0/target_nid");
+	/* Every range defaults to 0..0 in DAMON's sysfs: set both ends. */
+	putf("0", c, k, "schemes/0/access_pattern/sz/min");
+	putf("18446744073709551615", c, k, "schemes/0/access_pattern/sz/max");
 	putf(nr_min, c, k, "schemes/0/access_pattern/nr_accesses/min");
 	putf(nr_max, c, k, "schemes/0/access_pattern/nr_accesses/max");
 	putf(age_min, c, k, "schemes/0/access_pattern/age/min");
+	putf("4294967295", c, k, "schemes/0/access_pattern/age/max");
 	putf("67108864", c, k, "schemes/0/quotas/bytes");
 	putf("1000", c, k, "schemes/0/quotas/reset_interval_ms");
 	putf("1", c, k, "schemes/0/filters/nr_filters");
