@@ -140,7 +140,8 @@ vm: kernel initramfs tools
 # whose cold set fills more of node 0 than it may keep there, sampled by
 # htmm (abit, as there is no PMU) from before it execs, with tiering on:
 # live counters and placement, then the heatmap of its accesses, also
-# left in build/demo-heatmap.{tsv,png}.
+# left in build/demo-heatmap.{tsv,png}, and the hot set's placement over
+# time in build/demo-placement.{tsv,png}.
 DEMO_ARGS ?= --hot 8 --hot-node 1 --cold 32 --cold-node 0 --seconds 10
 demo: kernel initramfs tools
 	tools/vm-run --log $(BUILD)/demo.log $(addprefix --file ,$(TOOLS)) \
@@ -148,6 +149,7 @@ demo: kernel initramfs tools
 		htmmctl run --node 0 --tier --fast-mib 24 -i 1 \
 		--heatmap /tmp/heatmap.tsv -- hotcold $(DEMO_ARGS)
 	@tools/htmm-plot $(BUILD)/demo-heatmap.tsv $(BUILD)/demo-heatmap.png
+	@tools/placement-plot $(BUILD)/demo.log $(BUILD)/demo-placement.png
 
 # Review gate: checkpatch, each patch builds (W=1), sparse, kernel-doc, docs.
 check-series: kernel

@@ -139,6 +139,9 @@ int main(int argc, char **argv)
 	printf("hotcold: hot set %zu MiB on node %d, cold set %zu MiB on node %d, %.0f s\n",
 	       hot_mb, hot_node, cold_mb, cold_node, seconds);
 
+	printf("hotcold:  0.0 s  0 rounds  0 hot pages/s  hot set %.0f%% on node 0, %.0f%% on node 1\n",
+	       share_on(hot, hot_pages, 0), share_on(hot, hot_pages, 1));
+	fflush(stdout);
 	t0 = now();
 	next = t0 + 1;
 	while ((t = now()) - t0 < seconds) {
