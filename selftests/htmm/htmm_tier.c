@@ -22,8 +22,6 @@
 #include "../kselftest_harness.h"
 #include "htmm_util.h"
 
-#define MPOL_DEFAULT	0
-#define MPOL_BIND	2
 #define NUMA_BALANCING	"/proc/sys/kernel/numa_balancing"
 
 /* Goals of the issue; waits go on longer so a slow host is not a failure. */
@@ -88,24 +86,6 @@ static int session_write(const char *name, const char *val)
 	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/%s", getpid(),
 		 name);
 	return write_file(path, val);
-}
-
-/* @n fresh pages on @node, by a task policy reset afterwards. */
-static char *pages_on(int n, int node)
-{
-	unsigned long mask = 1UL << node;
-	char *p;
-
-	if (syscall(SYS_set_mempolicy, MPOL_BIND, &mask, 8 * sizeof(mask)))
-		return NULL;
-	p = map_pages(n);
-	if (p) {
-		madvise(p, (size_t)n * page_size, MADV_NOHUGEPAGE);
-		touch_pages(p, n);
-	}
-	if (syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0))
-		return NULL;
-	return p;
 }
 
 /* How many of the @n pages at @p are on @node now. */

@@ -366,6 +366,28 @@ static inline const char *read_source_resolved(void)
 	return buf;
 }
 
+/*
+ * @n fresh 4 KiB pages first touched on @node, under a task policy that
+ * is reset afterwards, so that no VMA policy keeps tiering (htmm, NUMA
+ * balancing) from moving them; NULL on failure.
+ */
+static inline char *pages_on(int n, int node)
+{
+	unsigned long mask = 1UL << node;
+	char *p;
+
+	if (syscall(SYS_set_mempolicy, 2 /* MPOL_BIND */, &mask, 8 * sizeof(mask)))
+		return NULL;
+	p = map_pages(n);
+	if (p) {
+		madvise(p, (size_t)n * page_size, MADV_NOHUGEPAGE);
+		touch_pages(p, n);
+	}
+	if (syscall(SYS_set_mempolicy, 0 /* MPOL_DEFAULT */, NULL, 0))
+		return NULL;
+	return p;
+}
+
 /* The source selected in HTMM_SYSFS/source (the name in brackets). */
 static inline int read_source_selected(char *buf, size_t len)
 {

@@ -95,20 +95,14 @@ static void read_pages_failed(pid_t pid, int err)
 			HTMM_DEBUGFS, pid, strerror(-err));
 }
 
-static long session_value(pid_t pid, const char *name)
+/* A value of @pid's session (read_value()), or -1. */
+static long long session_value(pid_t pid, const char *name)
 {
-	char path[128], buf[32];
-	FILE *f;
-	long v = -1;
+	unsigned long long v;
+	char dir[32];
 
-	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/%s", pid, name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
+	snprintf(dir, sizeof(dir), "/sessions/%d", pid);
+	return read_value(dir, name, &v) ? -1 : (long long)v;
 }
 
 /* Hottest first; equal counts in address order. */
@@ -133,7 +127,7 @@ int heat_hot(pid_t pid, long n)
 		return 1;
 	}
 	qsort(r, nr, sizeof(*r), hotter);
-	printf("pid %d: %zu pages tracked, hot threshold bin %ld, %ld hot pages\n",
+	printf("pid %d: %zu pages tracked, hot threshold bin %lld, %lld hot pages\n",
 	       pid, nr, session_value(pid, "hot_threshold"),
 	       session_value(pid, "nr_hot_pages"));
 	printf("%5s  %-18s %6s %4s %5s %6s\n", "rank", "address", "count", "bin",

@@ -167,7 +167,7 @@ static void sleep_for(double s)
 }
 
 /* Read a counter file under HTMM_SYSFS/@dir; -errno on failure. */
-static int read_value(const char *dir, const char *name, unsigned long long *v)
+int read_value(const char *dir, const char *name, unsigned long long *v)
 {
 	char path[512], buf[64];
 	ssize_t n;

@@ -36,8 +36,6 @@
 
 #include "../../selftests/htmm/htmm_util.h"
 
-#define MPOL_DEFAULT	0
-#define MPOL_BIND	2
 #define DAMON		"/sys/kernel/mm/damon/admin/kdamonds"
 #define MARGIN_MIB	48	/* of node 0 left free for the kernel */
 #define MAX_SECONDS	600
@@ -76,23 +74,13 @@ static void putf(const char *val, const char *fmt, ...)
 	put(path, val);
 }
 
-/* @pages pages touched on @node under a task policy, reset after. */
+/* @pages pages placed on @node (pages_on()), or exit. */
 static char *place(size_t pages, int node)
 {
-	unsigned long mask = 1UL << node;
-	char *p = mmap(NULL, pages * page_size, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	size_t i;
+	char *p = pages_on(pages, node);
 
-	if (p == MAP_FAILED)
-		die("mmap");
-	madvise(p, pages * page_size, MADV_NOHUGEPAGE);
-	if (syscall(SYS_set_mempolicy, MPOL_BIND, &mask, 8 * sizeof(mask)))
-		die("set_mempolicy");
-	for (i = 0; i < pages; i++)
-		p[i * page_size] = 1;
-	if (syscall(SYS_set_mempolicy, MPOL_DEFAULT, NULL, 0))
-		die("set_mempolicy");
+	if (!p)
+		die("placing pages");
 	return p;
 }
 
