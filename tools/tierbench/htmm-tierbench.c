@@ -22,7 +22,8 @@
  * Every second: the share of the current hot set on node 0. At the end,
  * JSON: the shares, the times to 50/90/99%, the pages migrated
  * (pgmigrate_success) against the fewest that could do (hot pages
- * promoted, plus the pages that had to be demoted for them), the CPU time
+ * promoted, plus the pages that had to be demoted for them: all but the
+ * free memory above node 0's high watermarks), the CPU time
  * of the systems' threads (ksamplingd, khtmm_tierd, kdamond.*, kswapd*)
  * and the workload's own system time.
  * Exit status: 0, 1 if the set-up failed, 2 on bad usage.
@@ -140,6 +141,26 @@ static long node_free_mib(int nid)
 		return -1;
 	s = strstr(buf, "MemFree:");
 	return s ? strtol(s + 8, NULL, 10) / 1024 : -1;
+}
+
+/* Pages of the high watermarks of node @nid's zones, from /proc/zoneinfo. */
+static long node_high_pages(int nid)
+{
+	char line[256];
+	long high = 0, v;
+	int node = -1;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d,", &node) == 1)
+			continue;
+		if (node == nid && sscanf(line, " high %ld", &v) == 1)
+			high += v;
+	}
+	fclose(f);
+	return high;
 }
 
 /* CPU seconds of the kernel threads doing the systems' work. */
@@ -315,12 +336,12 @@ int main(int argc, char **argv)
 	int seconds = 60, hot_mib = 64, moving = 0, i, n, half;
 	const char *sys = NULL, *json = "/tmp/tierbench.json";
 	double share[MAX_SECONDS], t0, cpu0, cpu1, sys0, sys1;
-	long long mig0, mig1, minimum;
+	long long mig0, mig1, minimum, room;
 	size_t hot_pages, cold_pages;
 	struct rusage ru;
 	struct sweep sw = { 0 };
 	pthread_t th;
-	long free0;
+	long free0, high0;
 	FILE *out;
 
 	for (i = 1; i < argc; i++) {
@@ -357,15 +378,22 @@ int main(int argc, char **argv)
 	sw.set[1] = moving ? place(hot_pages, 1) : sw.set[0];
 	/*
 	 * The fewest pages any system could move: each hot page once, and
-	 * as many out of node 0 as the free memory left there lacks.
+	 * as many out of node 0 as its room lacks. The room is the free
+	 * memory above the zones' high watermarks: below them kswapd would
+	 * reclaim, and NUMA balancing promotes only above them too.
 	 */
 	free0 = node_free_mib(0);
+	high0 = node_high_pages(0);
+	if (high0 < 0)
+		die("/proc/zoneinfo");
+	room = free0 * (1 << 20) / page_size - high0;
+	room = room > 0 ? room : 0;
 	minimum = (long long)hot_pages * (moving ? 2 : 1);
-	if (minimum > free0 * (1 << 20) / page_size)
-		minimum += minimum - free0 * (1 << 20) / page_size;
-	printf("htmm-tierbench: %s%s: cold %zu MiB on node 0 (%ld MiB free left), hot %d MiB on node 1, %d s\n",
+	if (minimum > room)
+		minimum += minimum - room;
+	printf("htmm-tierbench: %s%s: cold %zu MiB on node 0 (%ld MiB free left, %lld MiB above the high watermarks), hot %d MiB on node 1, %d s\n",
 	       sys, moving ? " (moving)" : "", cold_pages * page_size >> 20, free0,
-	       hot_mib, seconds);
+	       room * page_size >> 20, hot_mib, seconds);
 	fflush(stdout);
 
 	if (pthread_create(&th, NULL, sweeper, &sw))
