@@ -32,7 +32,7 @@ KSFT       = $(BUILD)/ksft/tools/testing/selftests
 SELFTESTS_OUT = $(BUILD)/selftests
 CHECK_LOG  = $(BUILD)/check-$(FLAVOR).log
 # KUnit suites that must report in `make check`
-KUNIT_SUITES = htmm htmm_source htmm_hotness htmm_tier
+KUNIT_SUITES = htmm htmm_source htmm_hotness htmm_tier htmm_bandwidth
 export HTMM_KERNEL    = $(BZIMAGE)
 export HTMM_INITRAMFS = $(INITRAMFS)
 
@@ -111,8 +111,8 @@ selftests: kernel
 tools: deps
 	@$(MAKE) --no-print-directory $(TOOLS)
 
-HTMMCTL_SRC = tools/htmmctl/htmmctl.c tools/htmmctl/heat.c
-$(BIN)/htmmctl: $(HTMMCTL_SRC) tools/htmmctl/heat.h tools/include/htmm.h
+HTMMCTL_SRC = tools/htmmctl/htmmctl.c tools/htmmctl/heat.c tools/htmmctl/bw.c
+$(BIN)/htmmctl: $(HTMMCTL_SRC) tools/htmmctl/heat.h tools/htmmctl/bw.h tools/include/htmm.h
 	@mkdir -p $(BIN)
 	@echo "  CC      $@"
 	@$(CC) $(TOOLS_CFLAGS) -o $@ $(HTMMCTL_SRC) -lm

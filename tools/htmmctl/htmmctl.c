@@ -19,6 +19,7 @@
 
 #include "htmm.h"
 #include "heat.h"
+#include "bw.h"
 
 #define MAX_ROWS	64
 
@@ -43,9 +44,10 @@ static const char usage_text[] =
 "         --heatmap: also record CMD's heatmap every SECONDS (default 1),\n"
 "         draw it at the end and write it to FILE as TSV\n"
 "  stat   show the totals and live sessions (or one), then what tiering\n"
-"         moved and each process's pages per node; with -i, repeat\n"
-"         every SECONDS (COUNT times, default forever) with rates per\n"
-"         second\n"
+"         moved and each process's pages per node, and the memory\n"
+"         bandwidth of each node if htmm counts it (bandwidth/enable:\n"
+"         MB/s over a second); with -i, repeat every SECONDS (COUNT\n"
+"         times, default forever) with rates per second\n"
 "  hot    the N (default 20) hottest pages of PID's session: address,\n"
 "         access count, bin, node, size in pages (root: reads debugfs)\n"
 "  heatmap  record PID's accesses per address range every SECONDS\n"
@@ -331,8 +333,9 @@ static void print_rows(const struct row *rows, int n, const struct row *prev,
 static int cmd_stat(const char *only, double interval, long count)
 {
 	struct row rows[2][MAX_ROWS];
+	struct bw_reading bw[2];
 	int n[2], cur = 0;
-	double t[2];
+	double t[2], tb;
 	long i;
 
 	for (i = 0; !count || i < count; i++) {
@@ -350,6 +353,15 @@ static int cmd_stat(const char *only, double interval, long count)
 			printf("\n");
 		print_rows(rows[cur], n[cur], i ? rows[!cur] : NULL, n[!cur],
 			   t[cur] - t[!cur]);
+		/* Bandwidth per node: once, a second apart, to have a rate. */
+		tb = now();
+		if (bw_read(&bw[cur]) && !interval) {
+			sleep_for(1);
+			bw_read(&bw[!cur]);
+			bw_print(&bw[!cur], &bw[cur], now() - tb);
+		} else {
+			bw_print(&bw[cur], i ? &bw[!cur] : NULL, t[cur] - t[!cur]);
+		}
 		if (!interval)
 			break;
 		cur = !cur;

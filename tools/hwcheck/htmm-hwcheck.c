@@ -5,11 +5,15 @@
  * Reports which source "auto" (or the one given) resolves to, then
  * samples a child that misses the caches over a large buffer for a few
  * seconds and checks that samples arrived, and, for a hardware source,
- * that the PMU told loads from stores. Exits 0 if so, 1 with the reason
- * if not, 2 on bad usage. Must run as root (it sets the source in sysfs
- * and restores it).
+ * that the PMU told loads from stores. With --bandwidth, checks htmm's
+ * memory bandwidth counting instead: the uncore PMUs found, the counters
+ * htmm maps to nodes, and the bandwidth measured under its own load.
+ * Exits 0 if so, 1 with the reason if not, 2 on bad usage, 4 if there is
+ * nothing to check here (no bandwidth source known for this CPU). Must
+ * run as root (it sets the source in sysfs and restores it).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -30,12 +34,18 @@
 static const char usage_text[] =
 "usage: htmm-hwcheck [--source auto|software|pebs|ibs|abit] [--seconds N]\n"
 "                    [--mb MB] [--node N]\n"
+"       htmm-hwcheck --bandwidth [--events LINES] [--seconds N] [--mb MB]\n"
 "\n"
 "  Print the sample source htmm would use here, then sample a process\n"
 "  that reads and writes MB MiB (default 512) at random for N seconds\n"
 "  (default 3) and check that samples came in. --node gives the fast\n"
 "  memory node for the near/far counters (default: none).\n"
-"  Exit status: 0 passed, 1 failed (the reason is printed), 2 usage.\n";
+"  --bandwidth: list the uncore memory PMUs, the counters htmm maps to\n"
+"  nodes (the built-in table, or LINES for bandwidth_events), then copy\n"
+"  MB MiB buffers for N seconds and print each node's MB/s; fail if no\n"
+"  node counted anything.\n"
+"  Exit status: 0 passed, 1 failed (the reason is printed), 2 usage,\n"
+"  4 nothing to check here (the reason is printed).\n";
 
 /* A file under HTMM_SYSFS, first line only. */
 static int read_str(const char *name, char *buf, size_t len)
@@ -91,6 +101,152 @@ static void workload(size_t mb)
 	}
 }
 
+static int fail(const char *fmt, const char *arg)
+{
+	printf("FAIL: ");
+	printf(fmt, arg);
+	printf("\n");
+	return 1;
+}
+
+/* Copy between two @mb MiB buffers for @seconds; the bytes copied. */
+static double copy_load(size_t mb, int seconds)
+{
+	size_t len = mb << 20;
+	char *a = malloc(len), *b = malloc(len);
+	double t0 = now(), copied = 0;
+
+	if (!a || !b)
+		return -1;
+	memset(a, 1, len);
+	memset(b, 2, len);
+	while (now() - t0 < seconds) {
+		memcpy(b, a, len);
+		memcpy(a, b, len);
+		copied += 2.0 * len;
+	}
+	free(a);
+	free(b);
+	return copied;
+}
+
+#define BW_MAX_NODES	64
+
+/* Bytes read and written by each node with a counter (-1: none). */
+static int bw_nodes(long long bytes[][2])
+{
+	static const char * const file[2] = { "read_bytes", "write_bytes" };
+	DIR *d = opendir(HTMM_SYSFS "/bandwidth");
+	char path[300];
+	struct dirent *e;
+	int node, k, n = 0;
+
+	for (node = 0; node < BW_MAX_NODES; node++)
+		bytes[node][0] = bytes[node][1] = -1;
+	while (d && (e = readdir(d))) {
+		if (sscanf(e->d_name, "node%d", &node) != 1 || node < 0 ||
+		    node >= BW_MAX_NODES)
+			continue;
+		for (k = 0; k < 2; k++) {
+			snprintf(path, sizeof(path), HTMM_SYSFS "/bandwidth/%s/%s",
+				 e->d_name, file[k]);
+			bytes[node][k] = read_ll(path);
+		}
+		n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Print the uncore memory PMUs and their cpumasks; how many there are. */
+static int list_uncore_pmus(void)
+{
+	static const char * const families[] = {
+		"uncore_imc_", "uncore_cxlcm_", "amd_umc_",
+	};
+	DIR *d = opendir("/sys/bus/event_source/devices");
+	char path[300], mask[64];
+	struct dirent *e;
+	unsigned int i;
+	int found = 0;
+
+	printf("uncore memory PMUs (cpumask):");
+	while (d && (e = readdir(d))) {
+		for (i = 0; i < ARRAY_SIZE(families); i++) {
+			if (strncmp(e->d_name, families[i], strlen(families[i])))
+				continue;
+			snprintf(path, sizeof(path),
+				 "/sys/bus/event_source/devices/%s/cpumask", e->d_name);
+			if (read_file(path, mask, sizeof(mask)))
+				snprintf(mask, sizeof(mask), "?");
+			mask[strcspn(mask, "\n")] = '\0';
+			printf(" %s (%s)", e->d_name, mask);
+			found++;
+		}
+	}
+	if (d)
+		closedir(d);
+	printf("%s\n", found ? "" : " none");
+	return found;
+}
+
+static int check_bandwidth(const char *events, int seconds, size_t mb)
+{
+	long long before[BW_MAX_NODES][2], after[BW_MAX_NODES][2];
+	int found = list_uncore_pmus(), node, err, rc = 0;
+	double copied, dt, t0, wait;
+	char buf[4096];
+
+	err = events ? write_file(HTMM_SYSFS "/bandwidth_events", events) : 0;
+	if (err)
+		return fail("bandwidth_events: %s", strerror(err));
+	if (read_file(HTMM_SYSFS "/bandwidth_events", buf, sizeof(buf)))
+		return fail("no %s/bandwidth_events: kernel without bandwidth counting?",
+			    HTMM_SYSFS);
+	printf("counters (node pmu config direction [cpu]):\n%s", buf);
+	err = write_file(HTMM_SYSFS "/bandwidth/enable", "1");
+	if (err == ENODEV && !events && strstr(buf, "no events known")) {
+		printf("SKIP: bandwidth: no uncore events known for this CPU model%s\n",
+		       found ? "; set bandwidth_events for the PMUs above" : "");
+		return 4;
+	}
+	if (err)
+		return fail("bandwidth/enable: %s (the kernel log says why)",
+			    strerror(err));
+
+	bw_nodes(before);
+	t0 = now();
+	copied = copy_load(mb, seconds);
+	/* The last reading comes within bandwidth_interval_ms. */
+	wait = read_ll(HTMM_SYSFS "/bandwidth_interval_ms") / 1000.0 + 0.1;
+	usleep(wait * 1e6);
+	dt = now() - t0;
+	if (!bw_nodes(after))
+		rc = fail("%s", "counting is on but no node has a directory");
+	write_file(HTMM_SYSFS "/bandwidth/enable", "0");
+	if (events)
+		write_file(HTMM_SYSFS "/bandwidth_events", "default");
+	if (copied < 0)
+		return fail("%s", "no memory for the load");
+	printf("load: copied %.0f MB in %d s (%.0f MB/s)\n", copied / 1e6,
+	       seconds, copied / 1e6 / seconds);
+	for (node = 0, found = 0; node < BW_MAX_NODES; node++) {
+		if (after[node][0] < 0 || before[node][0] < 0)
+			continue;
+		printf("node%-3d read %10.1f MB/s  write %10.1f MB/s  (over %.1f s)\n",
+		       node, (after[node][0] - before[node][0]) / dt / 1e6,
+		       (after[node][1] - before[node][1]) / dt / 1e6, dt);
+		found += after[node][0] + after[node][1] >
+			 before[node][0] + before[node][1];
+	}
+	if (!rc && !found)
+		rc = fail("%s", "no node counted any traffic under the load");
+	if (!rc)
+		printf("PASS: bandwidth counted\n");
+	return rc;
+}
+
 static const char *source;
 static char old_source[128];
 
@@ -107,14 +263,6 @@ static void restore_source(void)
 	}
 }
 
-static int fail(const char *fmt, const char *arg)
-{
-	printf("FAIL: ");
-	printf(fmt, arg);
-	printf("\n");
-	return 1;
-}
-
 int main(int argc, char **argv)
 {
 	static const char * const counters[] = {
@@ -123,7 +271,9 @@ int main(int argc, char **argv)
 	};
 	long long val[ARRAY_SIZE(counters)];
 	int seconds = 3, node = -1, status, err, i, rc = 0;
+	const char *events = NULL;
 	char buf[256], resolved[64];
+	bool bandwidth = false;
 	size_t mb = 512;
 	pid_t child;
 
@@ -136,6 +286,10 @@ int main(int argc, char **argv)
 			mb = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--node") && i + 1 < argc)
 			node = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--bandwidth"))
+			bandwidth = true;
+		else if (!strcmp(argv[i], "--events") && i + 1 < argc)
+			events = argv[++i];
 		else {
 			fputs(usage_text, strcmp(argv[i], "--help") ? stderr : stdout);
 			return strcmp(argv[i], "--help") ? 2 : 0;
@@ -148,6 +302,8 @@ int main(int argc, char **argv)
 
 	printf("cpu:        %s, %s\n", cpuinfo("vendor_id", buf, sizeof(buf)),
 	       cpuinfo("model name", buf + 128, sizeof(buf) - 128));
+	if (bandwidth)
+		return check_bandwidth(events, seconds, mb);
 	printf("PMUs:       cpu %s, ibs_op %s\n",
 	       access("/sys/bus/event_source/devices/cpu", F_OK) ? "no" : "yes",
 	       access("/sys/bus/event_source/devices/ibs_op", F_OK) ? "no" : "yes");
