@@ -68,25 +68,23 @@ static int node_dirs(void)
 	return n;
 }
 
+static const char *nobody_path, *nobody_val;
+
+static int nobody_rw(pid_t unused)
+{
+	char buf[64];
+
+	if (nobody_val)
+		return write_file(nobody_path, nobody_val);
+	return read_file(nobody_path, buf, sizeof(buf)) ? errno : 0;
+}
+
 /* The errno of reading @path (or writing @val to it) as uid 65534, or 0. */
 static int nobody_uses(const char *path, const char *val)
 {
-	char buf[64];
-	int status;
-	pid_t child = fork();
-
-	if (child < 0)
-		return -1;
-	if (!child) {
-		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
-			_exit(100);
-		if (val)
-			_exit(write_file(path, val));
-		_exit(read_file(path, buf, sizeof(buf)) ? errno : 0);
-	}
-	if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
+	nobody_path = path;
+	nobody_val = val;
+	return as_nobody(nobody_rw, 0);
 }
 
 TEST_F(bw, settings_refuse_bad_values)

@@ -217,24 +217,6 @@ TEST_F(htmm, forked_child_is_sampled)
 	EXPECT_EQ(NPAGES, pages_hit(&f));
 }
 
-/* Run @fn in a child as uid/gid 65534 with no capabilities. */
-static int as_nobody(int (*fn)(pid_t), pid_t arg)
-{
-	int status;
-	pid_t child = fork();
-
-	if (child < 0)
-		return -1;
-	if (!child) {
-		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
-			_exit(100);
-		_exit(fn(arg));
-	}
-	if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
 static int start_errno(pid_t pid)
 {
 	return ERR(htmm_start(pid, -1));

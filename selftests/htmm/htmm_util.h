@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -92,6 +93,24 @@ static inline int write_file(const char *path, const char *val)
 		err = errno;
 	close(fd);
 	return err;
+}
+
+/* Run @fn in a child as uid/gid 65534 with no capabilities. */
+static inline int as_nobody(int (*fn)(pid_t), pid_t arg)
+{
+	int status;
+	pid_t child = fork();
+
+	if (child < 0)
+		return -1;
+	if (!child) {
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(100);
+		_exit(fn(arg));
+	}
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
 }
 
 static inline long long read_ll(const char *path)
