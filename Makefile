@@ -80,7 +80,7 @@ refresh:
 	@tools/refresh-series $(TREE)
 
 $(KOUT)/.config: $(FRAGMENTS) $(STAMP)
-	@echo "config: $(FLAVOR) guest: tinyconfig + $(notdir $(FRAGMENTS)) (seconds)"
+	@echo "config: $(FLAVOR) kernel: tinyconfig + $(notdir $(FRAGMENTS)) (seconds)"
 	@mkdir -p $(KOUT)
 	@$(KMAKE) -s tinyconfig
 	@cd $(TREE) && scripts/kconfig/merge_config.sh -m -O $(KOUT) $(KOUT)/.config \
@@ -92,7 +92,7 @@ config: tree
 	@$(MAKE) --no-print-directory $(KOUT)/.config
 
 kernel: config
-	@echo "kernel: building the $(FLAVOR) guest kernel in $(KOUT)"
+	@echo "kernel: building the $(FLAVOR) kernel in $(KOUT)"
 	@echo "kernel:   (from scratch on 2 cores: 4 min 40 s for the plain guest, measured; longer for debug; a minute or less with a warm ccache)"
 	@start=$$(date +%s); $(KMAKE) -s bzImage && $(KMAKE) -s headers_install && \
 		echo "kernel: $(FLAVOR) guest kernel ready in $$(( $$(date +%s) - start )) s"

@@ -98,6 +98,8 @@ TEST_F(bw, settings_refuse_bad_values)
 		"4096 cpu_clock 0x0 read",
 		"0 cpu_clock 0x0 read 100000",
 		"0 cpu_clock 0x0 read 0 more",
+		"0 cpu_clock 0x0 read junk",
+		"0 cpu_clock 0x read",
 	};
 	char buf[256];
 	unsigned int i;
@@ -126,7 +128,9 @@ TEST_F(bw, builtin_table)
 	EXPECT_EQ(0, node_dirs());
 	ASSERT_EQ(0, read_file(EVENTS, buf, sizeof(buf)));
 	ASSERT_EQ(0, strncmp(buf, "# default", 9)) TH_LOG("%s", buf);
-	lines = strchr(buf, '\n') + 1;
+	/* Counter lines, after the comments. */
+	for (lines = buf; *lines == '#'; lines = strchr(lines, '\n') + 1)
+		;
 	err = write_file(BW "/enable", "1");
 	if (!*lines) {
 		/* No known uncore PMU here, as in the guests. */

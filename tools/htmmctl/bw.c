@@ -29,6 +29,13 @@ static int read_u64(const char *path, unsigned long long *v)
 	return ok ? 0 : errno;
 }
 
+double bw_interval(void)
+{
+	unsigned long long ms;
+
+	return read_u64(HTMM_SYSFS "/bandwidth_interval_ms", &ms) ? 1 : ms / 1000.0;
+}
+
 int bw_read(struct bw_reading *r)
 {
 	static const char *const file[2] = { "read_bytes", "write_bytes" };

@@ -353,10 +353,13 @@ static int cmd_stat(const char *only, double interval, long count)
 			printf("\n");
 		print_rows(rows[cur], n[cur], i ? rows[!cur] : NULL, n[!cur],
 			   t[cur] - t[!cur]);
-		/* Bandwidth per node: once, a second apart, to have a rate. */
+		/*
+		 * Bandwidth per node: once, two readings of ksamplingd apart
+		 * (at least a second), to have a rate.
+		 */
 		tb = now();
 		if (bw_read(&bw[cur]) && !interval) {
-			sleep_for(1);
+			sleep_for(bw_interval() * 2 > 1 ? bw_interval() * 2 : 1);
 			bw_read(&bw[!cur]);
 			bw_print(&bw[!cur], &bw[cur], now() - tb);
 		} else {
