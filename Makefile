@@ -112,7 +112,8 @@ tools: deps
 	@$(MAKE) --no-print-directory $(TOOLS)
 
 HTMMCTL_SRC = tools/htmmctl/htmmctl.c tools/htmmctl/heat.c tools/htmmctl/bw.c
-$(BIN)/htmmctl: $(HTMMCTL_SRC) tools/htmmctl/heat.h tools/htmmctl/bw.h tools/include/htmm.h
+$(BIN)/htmmctl: $(HTMMCTL_SRC) tools/htmmctl/heat.h tools/htmmctl/bw.h tools/htmmctl/htmmctl.h \
+		tools/include/htmm.h
 	@mkdir -p $(BIN)
 	@echo "  CC      $@"
 	@$(CC) $(TOOLS_CFLAGS) -o $@ $(HTMMCTL_SRC) -lm

@@ -5,43 +5,26 @@
  * counts: rates are differences over the time between two readings.
  */
 #include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "htmm.h"
 #include "bw.h"
-
-#define BW_DIR	HTMM_SYSFS "/bandwidth"
-
-static int read_u64(const char *path, unsigned long long *v)
-{
-	FILE *f = fopen(path, "r");
-	int ok;
-
-	if (!f)
-		return errno;
-	ok = fscanf(f, "%llu", v) == 1;
-	if (!ok && !ferror(f))
-		errno = EINVAL;
-	fclose(f);
-	return ok ? 0 : errno;
-}
+#include "htmmctl.h"
 
 double bw_interval(void)
 {
 	unsigned long long ms;
 
-	return read_u64(HTMM_SYSFS "/bandwidth_interval_ms", &ms) ? 1 : ms / 1000.0;
+	return read_value("", "bandwidth_interval_ms", &ms) ? 1 : ms / 1000.0;
 }
 
 int bw_read(struct bw_reading *r)
 {
 	static const char *const file[2] = { "read_bytes", "write_bytes" };
-	char path[300];
+	char dir[300];
 	struct dirent *e;
-	DIR *d = opendir(BW_DIR);
+	DIR *d = opendir(HTMM_SYSFS "/bandwidth");
 	int node, k, err;
 
 	r->n = 0;
@@ -51,12 +34,11 @@ int bw_read(struct bw_reading *r)
 	while ((e = readdir(d)) && r->n < BW_MAX_NODES) {
 		if (sscanf(e->d_name, "node%d", &node) != 1)
 			continue;
-		for (k = 0, err = 0; k < 2 && !err; k++) {
-			snprintf(path, sizeof(path), BW_DIR "/%s/%s", e->d_name, file[k]);
-			err = read_u64(path, &r->bytes[r->n][k]);
-		}
+		snprintf(dir, sizeof(dir), "/bandwidth/%s", e->d_name);
+		for (k = 0, err = 0; k < 2 && !err; k++)
+			err = read_value(dir, file[k], &r->bytes[r->n][k]);
 		if (err) {
-			r->err = err;
+			r->err = -err;
 			continue;
 		}
 		r->node[r->n++] = node;

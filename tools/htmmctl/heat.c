@@ -23,6 +23,7 @@
 
 #include "htmm.h"
 #include "heat.h"
+#include "htmmctl.h"
 
 struct page_rec {
 	unsigned long addr;

@@ -28,9 +28,6 @@ int heatmap_snap(struct heatmap *h, double t);
 int heatmap_report(struct heatmap *h, FILE *out, int width, const char *tsv);
 void heatmap_free(struct heatmap *h);
 
-/* A value under HTMM_SYSFS@dir (htmmctl.c); 0, or -errno. */
-int read_value(const char *dir, const char *name, unsigned long long *v);
-
 /* The terminal's width, else $COLUMNS, else 80. */
 int terminal_width(void);
 

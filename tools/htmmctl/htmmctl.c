@@ -20,6 +20,7 @@
 #include "htmm.h"
 #include "heat.h"
 #include "bw.h"
+#include "htmmctl.h"
 
 #define MAX_ROWS	64
 

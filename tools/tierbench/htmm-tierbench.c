@@ -37,6 +37,7 @@
 
 #include "../../selftests/htmm/htmm_util.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define DAMON		"/sys/kernel/mm/damon/admin/kdamonds"
 #define MARGIN_MIB	48	/* of node 0 left free for the kernel */
 #define MAX_SECONDS	600
@@ -305,7 +306,7 @@ static void stop_system(const char *sys)
 			snprintf(path, sizeof(path), DAMON "/%d/state", k);
 			write_file(path, "update_schemes_stats");
 			printf("htmm-tierbench: kdamond %d scheme:", k);
-			for (i = 0; i < 5; i++) {
+			for (i = 0; i < (int)ARRAY_SIZE(st); i++) {
 				snprintf(path, sizeof(path),
 					 DAMON "/%d/contexts/0/schemes/0/stats/%s", k, st[i]);
 				if (read_file(path, buf, sizeof(buf)))
@@ -358,10 +359,10 @@ int main(int argc, char **argv)
 		else
 			goto usage;
 	}
-	for (i = 0; sys && i < 4; i++)
+	for (i = 0; sys && i < (int)ARRAY_SIZE(systems); i++)
 		if (!strcmp(sys, systems[i]))
 			break;
-	if (!sys || i == 4 || seconds < 4 || seconds > MAX_SECONDS || hot_mib < 1)
+	if (!sys || i == (int)ARRAY_SIZE(systems) || seconds < 4 || seconds > MAX_SECONDS || hot_mib < 1)
 		goto usage;
 	page_size = sysconf(_SC_PAGESIZE);
 
