@@ -40,7 +40,7 @@ BIN        = $(BUILD)/bin
 TOOLS      = $(BIN)/htmmctl $(BIN)/hotcold $(BIN)/htmm-hwcheck
 TOOLS_CFLAGS = -O2 -Wall -Wextra -static -Itools/include
 
-.PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check-series export deb bench tier-bench hwcheck check-guest check clean distclean
+.PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check-series export same-tree deb bench tier-bench hwcheck check-guest check clean distclean
 
 help:
 	@echo "htmm targets:"
@@ -61,7 +61,9 @@ help:
 	@echo "  hwcheck    on a real machine running the patched kernel, as root: which"
 	@echo "             source auto picks, and a short sampling self-check"
 	@echo "  deb        Debian packages of the patched kernel (defconfig + htmm)"
-	@echo "  export     the series for review in build/export (b4/git send-email)"
+	@echo "  export     the series as mails of its next version (b4) in build/export"
+	@echo "  same-tree  REV=<commit>: the series ends in the same kernel tree as at REV"
+	@echo "  docs-check Documentation/ here and in the series say the same"
 	@echo "  check-guest  KUnit and kselftests in one guest (FLAVOR=guest|debug)"
 	@echo "  check      everything: check-series, then check-guest on both flavors"
 	@echo "  clean      remove the kernel objects; distclean removes build/"
@@ -212,6 +214,11 @@ $(BIN)/htmm-bench: tools/bench/htmm-bench.c selftests/htmm/htmm_util.h
 # The series for review: cover letter, patches, kselftests as the last.
 export: tree
 	tools/export-series $(TREE) $(BUILD)/export
+
+# A restructured series must end in the tree an earlier one ended in.
+same-tree: tree
+	@[ -n "$(REV)" ] || { echo "usage: make same-tree REV=<commit of this repository>"; exit 2; }
+	tools/same-tree $(TREE) $(REV)
 
 # The documentation the series carries must be the one kept here.
 DOCS = Documentation/admin-guide/mm/htmm.rst Documentation/ABI/testing/sysfs-kernel-mm-htmm
