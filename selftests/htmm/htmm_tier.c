@@ -91,22 +91,7 @@ static int session_write(const char *name, const char *val)
 /* How many of the @n pages at @p are on @node now. */
 static int pages_on_node(char *p, int n, int node)
 {
-	void **pages = calloc(n, sizeof(*pages));
-	int *status = calloc(n, sizeof(*status));
-	int i, on = 0;
-
-	if (!pages || !status)
-		goto out;
-	for (i = 0; i < n; i++)
-		pages[i] = p + (size_t)i * page_size;
-	if (syscall(SYS_move_pages, 0, n, pages, NULL, status, 0))
-		goto out;
-	for (i = 0; i < n; i++)
-		on += status[i] == node;
-out:
-	free(pages);
-	free(status);
-	return on;
+	return pages_on_node_of(0, p, n, node);
 }
 
 static void *toucher(void *arg)

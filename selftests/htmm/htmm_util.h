@@ -407,6 +407,27 @@ static inline char *pages_on(int n, int node)
 	return p;
 }
 
+/* How many of the @n pages at @p in process @pid (0: this one) are on @node. */
+static inline int pages_on_node_of(pid_t pid, char *p, int n, int node)
+{
+	void **pages = calloc(n, sizeof(*pages));
+	int *status = calloc(n, sizeof(*status));
+	int i, on = 0;
+
+	if (!pages || !status)
+		goto out;
+	for (i = 0; i < n; i++)
+		pages[i] = p + (size_t)i * page_size;
+	if (syscall(SYS_move_pages, pid, n, pages, NULL, status, 0))
+		goto out;
+	for (i = 0; i < n; i++)
+		on += status[i] == node;
+out:
+	free(pages);
+	free(status);
+	return on;
+}
+
 /* The source selected in HTMM_SYSFS/source (the name in brackets). */
 static inline int read_source_selected(char *buf, size_t len)
 {
