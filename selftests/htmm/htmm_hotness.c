@@ -391,7 +391,11 @@ TEST_F(hot, settings_refuse_bad_values)
 	EXPECT_EQ(16, n) TH_LOG("hotness: %s", buf);
 }
 
-/* Past max_tracked_pages, pages go untracked and a counter says so. */
+/*
+ * At max_tracked_pages, pages seen in the same epoch as the tracked ones
+ * go untracked and a counter says so; later epochs make room for them
+ * (the records that cooled to 0, or were not counted since, go).
+ */
 TEST_F(hot, bound_counts_untracked)
 {
 	char *p = map_pages(1024);
@@ -407,6 +411,12 @@ TEST_F(hot, bound_counts_untracked)
 	EXPECT_GE(100, session_value(getpid(), "nr_tracked_pages"));
 	EXPECT_LT(0, session_value(getpid(), "nr_untracked"));
 	EXPECT_LT(0, session_value(getpid(), "nr_sampled"));
+	/* Two epochs on, touched again: other pages got records. */
+	usleep(2500000);
+	touch_pages(p, 1024);
+	usleep(500000);
+	EXPECT_GE(100, session_value(getpid(), "nr_tracked_pages"));
+	EXPECT_LT(0, session_value(getpid(), "nr_evicted"));
 }
 
 /* The records of one huge page mapped as one: at its start and size. */
