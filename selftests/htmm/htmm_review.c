@@ -515,6 +515,74 @@ TEST_F_TIMEOUT(review, leader_exit_keeps_tiering, 120)
 	EXPECT_TRUE(pid_session_exists(self->child));
 }
 
+/* As nobody: 0 if an abit session on itself starts (and ends), or errno. */
+static int nobody_abit(pid_t unused)
+{
+	int err = ERR(htmm_start(0, -1));
+
+	if (!err && htmm_end(0))
+		return 99;
+	return err;
+}
+
+/*
+ * abit reads the Accessed bits of the process's own user pages, the data
+ * user-mode sampling gives: it follows the rule of user-mode events, as
+ * htmm.rst says. Before, an unprivileged caller got EACCES at
+ * perf_event_paranoid 2, as if it sampled the kernel.
+ */
+TEST_F(review, abit_user_mode_rule)
+{
+	ASSERT_EQ(0, write_file(PARANOID, "2"));
+	EXPECT_EQ(0, as_nobody(nobody_abit, 0));
+	ASSERT_EQ(0, write_file(PARANOID, "3"));
+	EXPECT_EQ(EACCES, as_nobody(nobody_abit, 0));
+}
+
+static long long vmstat(const char *name)
+{
+	char buf[16384], *p;
+	size_t len = strlen(name);
+
+	if (read_file("/proc/vmstat", buf, sizeof(buf)))
+		return -1;
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, len) && p[len] == ' ')
+			return strtoll(p + len + 1, NULL, 10);
+	return -1;
+}
+
+/*
+ * Users read promotions in /proc/vmstat (pgpromote_success, as NUMA
+ * balancing counts them); htmm's were missing there.
+ */
+TEST_F_TIMEOUT(review, promotions_in_vmstat, 120)
+{
+	struct toucher t = { .n = NHOT };
+	long long before, after;
+	double secs;
+
+	if (!two_nodes())
+		SKIP(return, "needs nodes 0 and 1 with memory");
+	before = vmstat("pgpromote_success");
+	if (before < 0)
+		SKIP(return, "no pgpromote_success (CONFIG_NUMA_BALANCING=n)");
+	t.p = pages_on(t.n, 1);
+	ASSERT_NE(NULL, t.p);
+	ASSERT_EQ(0, pthread_create(&t.thread, NULL, toucher_run, &t));
+	ASSERT_EQ(0, htmm_start(0, 0));
+	ASSERT_EQ(0, session_write(getpid(), "tiering", "1"));
+	secs = wait_on_node(0, t.p, t.n, 0, 0.9);
+	after = vmstat("pgpromote_success");
+	STORE(t.stop, 1);
+	pthread_join(t.thread, NULL);
+	TH_LOG("promoted after %.1f s: nr_promoted %lld, pgpromote_success +%lld",
+	       secs, session_value(getpid(), "nr_promoted"), after - before);
+	ASSERT_LE(0, secs);
+	EXPECT_LE(0.9 * t.n, after - before);
+	EXPECT_EQ(0, htmm_end(0));
+}
+
 /* perf_event_open() as nobody, with @attr; its errno. */
 static int perf_open_errno(struct perf_event_attr *attr)
 {
