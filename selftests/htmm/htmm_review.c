@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <linux/sched.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -494,7 +495,8 @@ TEST_F_TIMEOUT(review, leader_exit_keeps_tiering, 120)
 	if (!self->child) {
 		static struct toucher t = { .n = NHOT };
 
-		hot.p = t.p = pages_on(t.n, 1);
+		t.p = pages_on(t.n, 1);
+		hot.p = t.p;
 		if (!t.p || pthread_create(&t.thread, NULL, toucher_run, &t))
 			_exit(100);
 		while (!(hot.tid = LOAD(t.tid)))
@@ -513,6 +515,56 @@ TEST_F_TIMEOUT(review, leader_exit_keeps_tiering, 120)
 	TH_LOG("90%% of the workers' hot set on node 0 after %.1f s", secs);
 	EXPECT_LE(0, secs);
 	EXPECT_TRUE(pid_session_exists(self->child));
+}
+
+/* A child that sleeps until killed, with pid @want if > 0; its pid. */
+static pid_t sleeper(pid_t want)
+{
+	struct clone_args args = {
+		.exit_signal = SIGCHLD,
+		.set_tid = (unsigned long)&want,
+		.set_tid_size = want > 0,
+	};
+	pid_t pid = syscall(SYS_clone3, &args, sizeof(args));
+
+	if (!pid) {
+		pause();
+		_exit(0);
+	}
+	return pid;
+}
+
+/*
+ * A session whose process has exited but which ksamplingd has not ended
+ * yet must not keep a new process given the same pid from starting one
+ * (its sysfs and debugfs names were taken: EEXIST, and a warning). The
+ * pid is reused at once with clone3()'s set_tid.
+ */
+TEST_F(review, reused_pid_starts)
+{
+	int i, reused = 0;
+	pid_t a, b;
+
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "software"));
+	for (i = 0; i < 20; i++) {
+		a = sleeper(0);
+		ASSERT_LT(0, a);
+		ASSERT_EQ(0, htmm_start(a, -1));
+		kill(a, SIGKILL);
+		ASSERT_EQ(a, waitpid(a, NULL, 0));
+		b = sleeper(a);
+		if (b < 0)
+			continue;	/* taken meanwhile, or no set_tid */
+		reused++;
+		EXPECT_EQ(0, ERR(htmm_start(b, -1))) TH_LOG("pid %d reused", b);
+		EXPECT_TRUE(pid_session_exists(b));
+		EXPECT_EQ(0, htmm_end(b));
+		kill(b, SIGKILL);
+		waitpid(b, NULL, 0);
+	}
+	TH_LOG("%d of 20 pids reused at once", reused);
+	if (!reused)
+		SKIP(return, "clone3() could not reuse a pid");
 }
 
 /* As nobody: 0 if an abit session on itself starts (and ends), or errno. */
@@ -539,7 +591,7 @@ TEST_F(review, abit_user_mode_rule)
 	EXPECT_EQ(EACCES, as_nobody(nobody_abit, 0));
 }
 
-static long long vmstat(const char *name)
+static long long vmstat_value(const char *name)
 {
 	char buf[16384], *p;
 	size_t len = strlen(name);
@@ -564,7 +616,7 @@ TEST_F_TIMEOUT(review, promotions_in_vmstat, 120)
 
 	if (!two_nodes())
 		SKIP(return, "needs nodes 0 and 1 with memory");
-	before = vmstat("pgpromote_success");
+	before = vmstat_value("pgpromote_success");
 	if (before < 0)
 		SKIP(return, "no pgpromote_success (CONFIG_NUMA_BALANCING=n)");
 	t.p = pages_on(t.n, 1);
@@ -573,7 +625,7 @@ TEST_F_TIMEOUT(review, promotions_in_vmstat, 120)
 	ASSERT_EQ(0, htmm_start(0, 0));
 	ASSERT_EQ(0, session_write(getpid(), "tiering", "1"));
 	secs = wait_on_node(0, t.p, t.n, 0, 0.9);
-	after = vmstat("pgpromote_success");
+	after = vmstat_value("pgpromote_success");
 	STORE(t.stop, 1);
 	pthread_join(t.thread, NULL);
 	TH_LOG("promoted after %.1f s: nr_promoted %lld, pgpromote_success +%lld",
