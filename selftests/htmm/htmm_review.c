@@ -520,12 +520,14 @@ TEST_F_TIMEOUT(review, leader_exit_keeps_tiering, 120)
 /* A child that sleeps until killed, with pid @want if > 0; its pid. */
 static pid_t sleeper(pid_t want)
 {
-	struct clone_args args = {
-		.exit_signal = SIGCHLD,
-		.set_tid = (unsigned long)&want,
-		.set_tid_size = want > 0,
-	};
-	pid_t pid = syscall(SYS_clone3, &args, sizeof(args));
+	struct clone_args args = { .exit_signal = SIGCHLD };
+	pid_t pid;
+
+	if (want > 0) {
+		args.set_tid = (unsigned long)&want;
+		args.set_tid_size = 1;
+	}
+	pid = syscall(SYS_clone3, &args, sizeof(args));
 
 	if (!pid) {
 		pause();
