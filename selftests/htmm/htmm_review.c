@@ -593,6 +593,24 @@ TEST_F(review, abit_user_mode_rule)
 	EXPECT_EQ(EACCES, as_nobody(nobody_abit, 0));
 }
 
+/*
+ * abit's period counts scan intervals between passes: sample_period_min,
+ * a bound for perf events' periods, made every pass 1000 intervals apart.
+ */
+TEST_F(review, abit_period_not_perf_bounds)
+{
+	char min[32];
+	long long period;
+
+	save(HTMM_SYSFS "/sample_period_min", min, sizeof(min));
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/sample_period_min", "1000"));
+	ASSERT_EQ(0, htmm_start(0, -1));
+	period = session_value(getpid(), "sample_period");
+	EXPECT_EQ(0, htmm_end(0));
+	EXPECT_EQ(0, write_file(HTMM_SYSFS "/sample_period_min", min));
+	EXPECT_EQ(1, period);
+}
+
 static long long vmstat_value(const char *name)
 {
 	char buf[16384], *p;
