@@ -73,7 +73,7 @@ help:
 	@echo "  tools/vm-run --file ./prog -- prog args"
 
 deps:
-	@tools/deps
+	@BUILD=$(BUILD) tools/deps
 
 tree: deps
 	@tools/mktree $(KERNEL_SRC) $(TREE)
