@@ -38,7 +38,8 @@ export HTMM_INITRAMFS = $(INITRAMFS)
 
 BIN        = $(BUILD)/bin
 TOOLS      = $(BIN)/htmmctl $(BIN)/hotcold $(BIN)/htmm-hwcheck
-TOOLS_CFLAGS = -O2 -Wall -Wextra -static -Itools/include
+VERSION    ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+TOOLS_CFLAGS = -O2 -Wall -Wextra -static -Itools/include -DHTMMCTL_VERSION=\"$(VERSION)\"
 
 .PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check-series export same-tree deb bench tier-bench hwcheck check-guest guest-run check clean distclean
 
@@ -122,6 +123,11 @@ $(BIN)/htmmctl: $(HTMMCTL_SRC) tools/htmmctl/heat.h tools/htmmctl/bw.h tools/htm
 	@$(CC) $(TOOLS_CFLAGS) -o $@ $(HTMMCTL_SRC) -lm
 
 $(BIN)/hotcold: tools/hotcold/hotcold.c
+	@mkdir -p $(BIN)
+	@echo "  CC      $@"
+	@$(CC) $(TOOLS_CFLAGS) -o $@ $<
+
+$(BIN)/nobody: tools/htmmctl-test/nobody.c
 	@mkdir -p $(BIN)
 	@echo "  CC      $@"
 	@$(CC) $(TOOLS_CFLAGS) -o $@ $<
@@ -231,12 +237,13 @@ docs-check: tree
 # One guest: KUnit runs at boot, the kselftests after it, then (debug
 # guest) a kmemleak scan; the log is judged by tools/ktap-summary.
 # guest-run boots what is built; check-guest builds it first.
-check-guest: kernel selftests initramfs $(BIN)/htmm-hwcheck
+check-guest: kernel selftests initramfs $(BIN)/htmm-hwcheck $(BIN)/htmmctl $(BIN)/nobody
 	@$(MAKE) --no-print-directory guest-run FLAVOR=$(FLAVOR)
 
 guest-run:
-	@ksft="$(notdir $(wildcard $(SELFTESTS_OUT)/*))"; progs="$$ksft hwcheck-guest"; \
+	@ksft="$(notdir $(wildcard $(SELFTESTS_OUT)/*))"; progs="$$ksft hwcheck-guest htmmctl-guest"; \
 	files="--file tools/guest-selftests --file tools/hwcheck/hwcheck-guest --file $(BIN)/htmm-hwcheck"; \
+	files="$$files --file tools/htmmctl-test/htmmctl-guest --file $(BIN)/htmmctl --file $(BIN)/nobody"; \
 	for p in $$ksft; do files="$$files --file $(SELFTESTS_OUT)/$$p"; done; \
 	rc=0; tools/vm-run $(GUEST_QUIET) --timeout 2400 --log $(CHECK_LOG) --append "$(APPEND_$(FLAVOR))" \
 		$$files -- guest-selftests $$(printf '/bin/%s ' $$progs) || rc=$$?; \

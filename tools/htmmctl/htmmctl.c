@@ -8,7 +8,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,41 +26,113 @@
 
 #define MAX_ROWS	64
 
-static const char usage_text[] =
-"usage: htmmctl start PID [--node N [--tier] [--fast-mib N]]\n"
-"       htmmctl stop PID\n"
-"       htmmctl run [--node N [--tier] [--fast-mib N]] [-i SECONDS]\n"
-"                   [--heatmap FILE] -- CMD [ARGS...]\n"
-"       htmmctl stat [PID|all] [-i SECONDS] [-c COUNT]\n"
-"       htmmctl hot PID [-n N]\n"
-"       htmmctl heatmap PID [-i SECONDS] [-c COUNT] [-o FILE]\n"
-"\n"
-"  start  put process PID ('all': every task) under sampling; N is its\n"
-"         fast memory node (default: none). --tier: move its hot pages\n"
-"         to N and its cold ones away (tiering); --fast-mib: the most it\n"
-"         may keep on N (default: all of N)\n"
-"  stop   end the session of PID ('all': the system-wide one)\n"
-"  run    run CMD under sampling from before it execs; print the session's\n"
-"         counters every SECONDS (-i) and at the end. The session is CMD's\n"
-"         process (started before the exec) and ends when it exits; the\n"
-"         summary is the last reading, from a few tenths of a second before.\n"
-"         --heatmap: also record CMD's heatmap every SECONDS (default 1),\n"
-"         draw it at the end and write it to FILE as TSV\n"
-"  stat   show the totals and live sessions (or one), then what tiering\n"
-"         moved and each process's pages per node, and the memory\n"
-"         bandwidth of each node if htmm counts it (bandwidth/enable:\n"
-"         MB/s over a second); with -i, repeat every SECONDS (COUNT\n"
-"         times, default forever) with rates per second\n"
-"  hot    the N (default 20) hottest pages of PID's session: address,\n"
-"         access count, bin, node, size in pages (root: reads debugfs)\n"
-"  heatmap  record PID's accesses per address range every SECONDS\n"
-"         (default 1), COUNT times (default 10) or until the session ends\n"
-"         or Ctrl-C; draw time x address as ASCII and write the data as\n"
-"         TSV to FILE (default heatmap-PID.tsv; plot: tools/htmm-plot)\n"
-"\n"
-"Exit status: 0 on success, 1 if a system call or sysfs access failed,\n"
-"2 on bad usage; run exits with CMD's status (128+N if killed by\n"
-"signal N, 127 if CMD could not be run).\n";
+#ifndef HTMMCTL_VERSION
+#define HTMMCTL_VERSION "unknown"
+#endif
+
+/* Each command: its synopsis, what it does, and the options it takes. */
+static const struct command {
+	const char *name;
+	const char *synopsis;
+	const char *text;
+	const char *opts;	/* short options it takes, as in long_opts */
+} commands[] = {
+	{ "start", "start PID|all [-n NODE [-t] [-f MIB]]",
+	  "Put process PID (all: every task) under sampling. NODE is its fast\n"
+	  "memory node (default: none).\n", "ntf" },
+	{ "stop", "stop PID|all", "End the session of PID (all: the system-wide one).\n", "" },
+	{ "run", "run [-n NODE [-t] [-f MIB]] [-i SECONDS] [--heatmap FILE] [--] CMD [ARGS...]",
+	  "Run CMD under sampling from before it execs; print the session's\n"
+	  "counters every SECONDS and at the end. The session ends with CMD's\n"
+	  "process; the summary is its last reading. --heatmap also records\n"
+	  "CMD's heatmap every SECONDS (default 1), draws it at the end and\n"
+	  "writes it to FILE as TSV. Exits with CMD's status (128+N if a signal\n"
+	  "N killed it, 127 if it could not run), or 1 if CMD succeeded and\n"
+	  "htmmctl could not do its part.\n", "ntfiH" },
+	{ "stat", "stat [PID|all] [-i SECONDS [-c COUNT]]",
+	  "Show the totals and the live sessions (or one), what tiering moved and\n"
+	  "each process's pages per node, and each node's memory bandwidth if\n"
+	  "htmm counts it (MB/s); with -i, again every SECONDS, COUNT times\n"
+	  "(default: until interrupted), with rates per second. Root only: the\n"
+	  "counters are mode 0400.\n", "ic" },
+	{ "hot", "hot PID [-r ROWS]",
+	  "The ROWS (default 20) hottest pages of PID's session: address, access\n"
+	  "count, bin, node, size in pages. Root only (reads debugfs).\n", "r" },
+	{ "heatmap", "heatmap PID [-i SECONDS] [-c COUNT] [-o FILE]",
+	  "Record PID's accesses per address range every SECONDS (default 1),\n"
+	  "COUNT times (default 10) or until the session ends or Ctrl-C; draw\n"
+	  "time x address as ASCII and write the data as TSV to FILE (default\n"
+	  "heatmap-PID.tsv; plot: tools/htmm-plot). Root only.\n", "ico" },
+};
+#define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
+
+static const struct option long_opts[] = {
+	{ "node", required_argument, NULL, 'n' },
+	{ "tier", no_argument, NULL, 't' },
+	{ "fast-mib", required_argument, NULL, 'f' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "rows", required_argument, NULL, 'r' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "heatmap", required_argument, NULL, 'H' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char options_text[] =
+"  -n, --node NODE       the process's fast memory node (-1: none)\n"
+"  -t, --tier            move its hot pages to NODE and cold ones away\n"
+"  -f, --fast-mib MIB    the most it may keep on NODE (default: all of it)\n"
+"  -i, --interval SECS   print (record) every SECS seconds\n"
+"  -c, --count COUNT     that many times\n"
+"  -r, --rows ROWS       how many pages to list\n"
+"  -o, --output FILE     where to write the data\n"
+"      --heatmap FILE    run: record a heatmap into FILE\n"
+"  -h, --help            this help (after a command: that command's)\n"
+"  -V, --version         htmmctl's version\n";
+
+static const char status_text[] =
+"Exit status: 0 on success, 1 if htmmctl failed (a system call or a file\n"
+"it needed), 2 on bad usage; run exits with CMD's status.\n";
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fputs("usage:", f);
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(f, "%s htmmctl %s\n", i ? "      " : "", commands[i].synopsis);
+	fputs("       htmmctl --version\n\n", f);
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(f, "%s:\n%s\n", commands[i].name, commands[i].text);
+	fputs(options_text, f);
+	fputc('\n', f);
+	fputs(status_text, f);
+}
+
+static void command_usage(const struct command *c, FILE *f)
+{
+	fprintf(f, "usage: htmmctl %s\n\n%s\n", c->synopsis, c->text);
+	fputs(status_text, f);
+}
+
+static const struct command *cur;	/* the command being parsed */
+
+/* A usage error: what was wrong, and where to look; exit 2. */
+static void __attribute__((noreturn, format(printf, 1, 2)))
+bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "htmmctl%s%s: ", cur ? " " : "", cur ? cur->name : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'htmmctl %s%s--help'.\n", cur ? cur->name : "",
+		cur ? " " : "");
+	exit(2);
+}
 
 static const char *const counters[] = {
 	"nr_sampled", "nr_throttled", "nr_unthrottled",
@@ -91,18 +165,6 @@ static const struct {
 	{ ENOENT, "ENOENT", "no htmm sysfs files: kernel without CONFIG_HTMM, or sysfs not mounted" },
 };
 
-static void usage(FILE *f)
-{
-	fputs(usage_text, f);
-}
-
-static void __attribute__((noreturn)) bad_usage(const char *msg)
-{
-	fprintf(stderr, "htmmctl: %s\n", msg);
-	usage(stderr);
-	exit(2);
-}
-
 /* Print "htmmctl: WHAT: strerror (ENAME): hint" for errno @err. */
 static void report(const char *what, int err)
 {
@@ -118,6 +180,7 @@ static void report(const char *what, int err)
 	fprintf(stderr, "htmmctl: %s: %s\n", what, strerror(err));
 }
 
+/* PID as the command's argument: a process id, or "all" (-1). */
 static pid_t parse_pid(const char *s)
 {
 	char *end;
@@ -128,27 +191,36 @@ static pid_t parse_pid(const char *s)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || *end || end == s || v < 0 || v > 0x7fffffff)
-		bad_usage("PID must be a process id or 'all'");
+		bad_usage("invalid PID '%s': a process id, or 'all'", s);
+	if (!v)
+		bad_usage("PID 0 would be htmmctl itself: give the process's id");
 	return v;
 }
 
-static int parse_node(const char *s)
+/* A whole number from @min to @max, for option @opt. */
+static long parse_long(const char *s, const char *opt, long min, long max)
 {
 	char *end;
-	long v = strtol(s, &end, 10);
+	long v;
 
-	if (*end || end == s || v < -1 || v > 0x7fffffff)
-		bad_usage("N must be a node number (-1: none)");
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < min || v > max)
+		bad_usage("invalid value '%s' for %s: a whole number from %ld to %ld",
+			  s, opt, min, max);
 	return v;
 }
 
 static double parse_seconds(const char *s)
 {
 	char *end;
-	double v = strtod(s, &end);
+	double v;
 
-	if (*end || end == s || v <= 0 || v > 86400)
-		bad_usage("SECONDS must be a positive number");
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || end == s || !(v > 0) || v > 86400)
+		bad_usage("invalid value '%s' for --interval: seconds, more than 0 and at most 86400",
+			  s);
 	return v;
 }
 
@@ -344,12 +416,18 @@ static int cmd_stat(const char *only, double interval, long count)
 			sleep_for(interval);
 		t[cur] = now();
 		n[cur] = read_rows(rows[cur], only);
+		if (n[cur] < 0 && (errno == EACCES || errno == EPERM)) {
+			fprintf(stderr, "htmmctl: the counters in " HTMM_SYSFS " are root's only (mode 0400); run htmmctl as root\n");
+			return 1;
+		}
 		if (n[cur] < 0) {
 			report("cannot read " HTMM_SYSFS, errno);
 			return 1;
 		}
-		if (only && !find_row(rows[cur], n[cur], only))
+		if (only && !find_row(rows[cur], n[cur], only)) {
 			fprintf(stderr, "htmmctl: no session %s\n", only);
+			return 1;
+		}
 		if (i)
 			printf("\n");
 		print_rows(rows[cur], n[cur], i ? rows[!cur] : NULL, n[!cur],
@@ -453,7 +531,7 @@ static int cmd_run(int node, double interval, const char *tsv, char **argv)
 	struct heatmap *heat = NULL;
 	bool have_row = false;
 	struct row r, last;
-	int status, ret = 0, go[2];
+	int status, ret = 0, go[2], read_err = 0;
 	char name[32];
 	pid_t child, w;
 	size_t c;
@@ -514,10 +592,14 @@ static int cmd_run(int node, double interval, const char *tsv, char **argv)
 		if (w == child || (w < 0 && errno != EINTR))
 			break;
 		/* The session ends with CMD: keep its last counters. */
-		if (now() >= next_read && !read_row(&r, name)) {
-			have_row = true;
-			last_read = now();
-			next_read = last_read + 0.2;
+		if (now() >= next_read) {
+			if (!read_row(&r, name)) {
+				have_row = true;
+				last_read = now();
+				next_read = last_read + 0.2;
+			} else if (!have_row) {
+				read_err = errno;
+			}
 		}
 		if (!interval || now() < next) {
 			sleep_for(0.05);
@@ -540,8 +622,12 @@ static int cmd_run(int node, double interval, const char *tsv, char **argv)
 
 	fprintf(stderr, "htmmctl: session of pid %s (%s), %.2f s:\n", name, argv[0],
 		now() - t0);
-	if (!have_row) {
-		fprintf(stderr, "htmmctl: its counters could not be read\n");
+	if (!have_row && (read_err == EACCES || read_err == EPERM)) {
+		fprintf(stderr, "htmmctl: its counters could not be read: they are root's only (mode 0400); run htmmctl as root\n");
+		ret = 1;
+	} else if (!have_row) {
+		fprintf(stderr, "htmmctl: its counters could not be read: %s\n",
+			strerror(read_err ? read_err : ENOENT));
 		ret = 1;
 	} else {
 		fprintf(stderr, "htmmctl:   (counters as read %.2f s before the end)\n",
@@ -560,11 +646,14 @@ static int cmd_run(int node, double interval, const char *tsv, char **argv)
 		ret |= heatmap_done(heat, stderr, tsv);
 		heatmap_free(heat);
 	}
-	if (ret || w != child)
+	/* CMD's status first, as perf stat and time give it; else ours. */
+	if (w != child)
 		return 1;
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	if (WEXITSTATUS(status))
+		return WEXITSTATUS(status);
+	return ret;
 }
 
 static int cmd_heatmap(pid_t pid, double interval, long count, const char *tsv)
@@ -612,138 +701,159 @@ static int cmd_heatmap(pid_t pid, double interval, long count, const char *tsv)
 	return ret;
 }
 
-/* hot PID [-n N] and heatmap PID [-i S] [-c N] [-o FILE] */
-static int cmd_hotness(const char *cmd, int argc, char **argv)
+/* The parsed command line. */
+struct args {
+	int node;
+	double interval;
+	long count, rows;
+	const char *output, *heatmap;
+	pid_t pid;
+	bool have_pid;
+	char **rest;		/* run: CMD and its arguments */
+};
+
+static const struct command *find_command(const char *name)
 {
-	double interval = 1;
-	const char *tsv = NULL;
-	bool hot = !strcmp(cmd, "hot");
-	long n = hot ? 20 : 10;
-	pid_t pid = -1;
-	char *end;
-	int i;
+	size_t i;
 
-	for (i = 2; i < argc; i++) {
-		const char *a = argv[i];
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
+/* The option as the user typed it, for messages. */
+static const char *opt_name(int c, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; long_opts[i].name; i++)
+		if (long_opts[i].val == c) {
+			snprintf(buf, len, "--%s", long_opts[i].name);
+			return buf;
+		}
+	snprintf(buf, len, "-%c", c);
+	return buf;
+}
+
+/* Parse the options and arguments of command @cur in @argv. */
+static void parse(int argc, char **argv, struct args *a)
+{
+	/* run stops at CMD; the others take options around PID. */
+	const char *optstring = !strcmp(cur->name, "run") ?
+				"+:n:tf:i:c:r:o:hV" : ":n:tf:i:c:r:o:hV";
+	char name[32];
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, optstring, long_opts, NULL)) != -1) {
+		if (c == '?') {
+			if (optopt)
+				bad_usage("unknown option '-%c'", optopt);
+			bad_usage("unknown option '%s'", argv[optind - 1]);
+		}
+		if (c == ':')
+			bad_usage("option '%s' needs a value", argv[optind - 1]);
+		if (c == 'h') {
+			command_usage(cur, stdout);
 			exit(0);
-		} else if (hot ? !strcmp(a, "-n") : !strcmp(a, "-c")) {
-			if (i + 1 >= argc)
-				bad_usage("-n and -c take a number");
-			n = strtol(argv[++i], &end, 10);
-			if (*end || n <= 0)
-				bad_usage("-n and -c take a positive number");
-		} else if (!hot && !strcmp(a, "-i") && i + 1 < argc) {
-			interval = parse_seconds(argv[++i]);
-		} else if (!hot && !strcmp(a, "-o") && i + 1 < argc) {
-			tsv = argv[++i];
-		} else if (a[0] != '-' && pid < 0) {
-			pid = parse_pid(a);
-			if (pid <= 0)
-				bad_usage("PID must be a process id with a session");
-		} else {
-			bad_usage("unknown argument");
+		}
+		if (c == 'V') {
+			printf("htmmctl %s\n", HTMMCTL_VERSION);
+			exit(0);
+		}
+		if (!strchr(cur->opts, c))
+			bad_usage("option '%s' is not one of %s's",
+				  opt_name(c, name, sizeof(name)), cur->name);
+		switch (c) {
+		case 'n':
+			a->node = parse_long(optarg, "--node", -1, 0x7fffffff);
+			break;
+		case 't':
+			tier = true;
+			break;
+		case 'f':
+			fast_mib = parse_long(optarg, "--fast-mib", 1, 1L << 30);
+			break;
+		case 'i':
+			a->interval = parse_seconds(optarg);
+			break;
+		case 'c':
+			a->count = parse_long(optarg, "--count", 1, 0x7fffffff);
+			break;
+		case 'r':
+			a->rows = parse_long(optarg, "--rows", 1, 0x7fffffff);
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'H':
+			a->heatmap = optarg;
+			break;
 		}
 	}
-	if (pid <= 0)
-		bad_usage(hot ? "hot takes PID [-n N]" :
-			  "heatmap takes PID [-i SECONDS] [-c COUNT] [-o FILE]");
-	return hot ? heat_hot(pid, n) : cmd_heatmap(pid, interval, n, tsv);
+	if (!strcmp(cur->name, "run")) {
+		a->rest = argv + optind;
+		if (optind >= argc)
+			bad_usage("no command to run: htmmctl run [OPTIONS] -- CMD [ARGS...]");
+		return;
+	}
+	if (optind < argc) {
+		a->pid = parse_pid(argv[optind++]);
+		a->have_pid = true;
+	}
+	if (optind < argc)
+		bad_usage("unexpected argument '%s'", argv[optind]);
 }
 
 int main(int argc, char **argv)
 {
-	double interval = 0;
-	const char *cmd, *tsv = NULL;
-	long count = 0;
-	int node = -1;
-	pid_t pid = 0;
-	bool have_pid = false;
-	int i;
+	struct args a = { .node = -1 };
 
 	if (argc < 2)
-		bad_usage("no command");
-	cmd = argv[1];
-	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+		bad_usage("no command; one of start, stop, run, stat, hot, heatmap");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(cmd, "hot") || !strcmp(cmd, "heatmap"))
-		return cmd_hotness(cmd, argc, argv);
-
-	for (i = 2; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "--")) {
-			i++;
-			break;
-		} else if ((!strcmp(a, "--node") || !strcmp(a, "-n")) && i + 1 < argc) {
-			node = parse_node(argv[++i]);
-		} else if ((!strcmp(a, "-i") || !strcmp(a, "--interval")) && i + 1 < argc) {
-			interval = parse_seconds(argv[++i]);
-		} else if (!strcmp(a, "--tier")) {
-			tier = true;
-		} else if (!strcmp(a, "--fast-mib") && i + 1 < argc) {
-			char *end;
-
-			fast_mib = strtol(argv[++i], &end, 10);
-			if (*end || fast_mib <= 0 || fast_mib > (1L << 30))
-				bad_usage("--fast-mib takes a positive number of MiB");
-		} else if (!strcmp(a, "--heatmap") && i + 1 < argc && !strcmp(cmd, "run")) {
-			tsv = argv[++i];
-		} else if ((!strcmp(a, "-c") || !strcmp(a, "--count")) && i + 1 < argc) {
-			count = atol(argv[++i]);
-			if (count <= 0)
-				bad_usage("COUNT must be positive");
-		} else if (a[0] != '-' && !have_pid && strcmp(cmd, "run")) {
-			pid = parse_pid(a);
-			have_pid = true;
-		} else if (!strcmp(cmd, "run")) {
-			break;		/* the command itself */
-		} else {
-			bad_usage("unknown argument");
-		}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("htmmctl %s\n", HTMMCTL_VERSION);
+		return 0;
 	}
+	cur = find_command(argv[1]);
+	if (!cur)
+		bad_usage("unknown command '%s'; one of start, stop, run, stat, hot, heatmap",
+			  argv[1]);
+	parse(argc - 1, argv + 1, &a);
 
-	if (tier && node < 0 && strcmp(cmd, "stop"))
-		bad_usage("--tier needs --node N: the fast node to promote to");
-	if ((tier || fast_mib) && strcmp(cmd, "start") && strcmp(cmd, "run"))
-		bad_usage("--tier and --fast-mib are for start and run");
-	if (!strcmp(cmd, "start") || !strcmp(cmd, "stop")) {
-		if (!have_pid || i < argc || interval || count)
-			bad_usage("start and stop take one PID");
-		if (!strcmp(cmd, "stop"))
-			return node != -1 || tier || fast_mib ?
-			       (bad_usage("stop takes no node or tiering"), 2) :
-			       stop(pid);
-		if ((tier || fast_mib) && pid <= 0)
-			bad_usage("--tier and --fast-mib need a process's PID");
-		return start(pid, node);
-	}
-	if (!strcmp(cmd, "run")) {
-		if (i >= argc)
-			bad_usage("run needs a command");
-		if (count)
-			bad_usage("run takes no -c");
-		return cmd_run(node, interval, tsv, argv + i);
-	}
-	if (!strcmp(cmd, "stat")) {
-		char only[32];
+	if (tier && a.node < 0)
+		bad_usage("--tier needs --node NODE: the fast node to promote to");
+	if (a.count && !a.interval && !strcmp(cur->name, "stat"))
+		bad_usage("--count needs --interval");
+	if (!strcmp(cur->name, "run"))
+		return cmd_run(a.node, a.interval, a.heatmap, a.rest);
+	if (!strcmp(cur->name, "stat")) {
+		char only[32] = "all";
 
-		if (node != -1 || i < argc)
-			bad_usage("stat takes [PID|all] [-i SECONDS] [-c COUNT]");
-		if (count && !interval)
-			bad_usage("-c needs -i");
-		if (pid == -1)
-			strcpy(only, "all");
-		else
-			snprintf(only, sizeof(only), "%d", pid);
-		return cmd_stat(have_pid ? only : NULL, interval, count);
+		if (a.have_pid && a.pid > 0)
+			snprintf(only, sizeof(only), "%d", a.pid);
+		return cmd_stat(a.have_pid ? only : NULL, a.interval, a.count);
 	}
-	bad_usage("unknown command");
+	if (!a.have_pid)
+		bad_usage("which process? htmmctl %s", cur->synopsis);
+	if (!strcmp(cur->name, "start")) {
+		if ((tier || fast_mib) && a.pid < 0)
+			bad_usage("--tier and --fast-mib need a process, not 'all'");
+		return start(a.pid, a.node);
+	}
+	if (!strcmp(cur->name, "stop"))
+		return stop(a.pid);
+	if (a.pid < 0)
+		bad_usage("%s needs a process's PID, not 'all'", cur->name);
+	if (!strcmp(cur->name, "hot"))
+		return heat_hot(a.pid, a.rows ? a.rows : 20);
+	return cmd_heatmap(a.pid, a.interval ? a.interval : 1,
+			   a.count ? a.count : 10, a.output);
 }
