@@ -198,9 +198,9 @@ deb: tree
 PERF_FILES = /usr/bin/perf $(shell ldd /usr/bin/perf 2>/dev/null | grep -o '/[^ ]*')
 bench: kernel initramfs $(BIN)/htmm-bench
 	tools/vm-run --timeout 3600 --node-mib 1536 --log $(BUILD)/bench.log --file $(BIN)/htmm-bench \
-		$(foreach f,$(PERF_FILES),--file $(f):$(f)) -- \
-		sh -c 'htmm-bench -r 5 -o /tmp/bench.json && echo BENCH-JSON && cat /tmp/bench.json'
-	@tr -d '\r' <$(BUILD)/bench.log | sed -n '/^BENCH-JSON$$/,/^}$$/p' | sed 1d >$(BUILD)/bench.json
+		$(foreach f,$(PERF_FILES),--file $(f):$(f)) \
+		--out /tmp/bench.json:$(BUILD)/bench.json -- \
+		htmm-bench -r 5 -o /tmp/bench.json
 	@echo "bench: JSON in $(BUILD)/bench.json"
 
 # htmm's tiering against NUMA balancing's tiering mode and DAMON, on one
