@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <pthread.h>
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -298,6 +300,106 @@ TEST_F_TIMEOUT(review, setuid_exec_ends_session, 120)
 	       now() - t0, pages_on_node_of(self->child, hot, NHOT, 0), NHOT);
 	EXPECT_FALSE(pid_session_exists(self->child));
 	EXPECT_EQ(0, pages_on_node_of(self->child, hot, NHOT, 0));
+}
+
+/*
+ * A session of perf events started by root on a process that then execs a
+ * set-uid program: perf takes the events away at that exec, so the
+ * session ends too rather than stay listed with nothing to sample.
+ */
+TEST_F_TIMEOUT(review, setuid_exec_ends_event_session, 120)
+{
+	int fds[2], go[2];
+	char *hot = NULL;
+	char fd[16], c = 0;
+	double t0;
+
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "software"));
+	ASSERT_EQ(0, copy_self(SUID_COPY));
+	ASSERT_EQ(0, chown(SUID_COPY, 0, 0));
+	ASSERT_EQ(0, chmod(SUID_COPY, 04755));
+	ASSERT_EQ(0, pipe(fds));
+	ASSERT_EQ(0, pipe(go));
+	self->child = fork();
+	ASSERT_LE(0, self->child);
+	if (!self->child) {
+		close(fds[0]);
+		close(go[1]);
+		if (become_nobody() || read(go[0], &c, 1) != 1)
+			_exit(100);
+		snprintf(fd, sizeof(fd), "%d", fds[1]);
+		execl(SUID_COPY, "htmm_review", "--victim", fd, NULL);
+		_exit(101);
+	}
+	close(fds[1]);
+	close(go[0]);
+	ASSERT_EQ(0, htmm_start(self->child, -1));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(sizeof(hot), read(fds[0], &hot, sizeof(hot)));
+	for (t0 = now(); now() - t0 < 20; usleep(100000))
+		if (!pid_session_exists(self->child))
+			break;
+	TH_LOG("session %s after %.1f s",
+	       pid_session_exists(self->child) ? "still there" : "ended",
+	       now() - t0);
+	EXPECT_FALSE(pid_session_exists(self->child));
+}
+
+/* As uid 65534 with CAP_PERFMON only: 0 if htmm_start(@pid) works. */
+static int perfmon_start(pid_t pid)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+
+	if (prctl(PR_SET_KEEPCAPS, 1) || become_nobody())
+		return 100;
+	data[CAP_PERFMON / 32].permitted = 1U << (CAP_PERFMON % 32);
+	data[CAP_PERFMON / 32].effective = 1U << (CAP_PERFMON % 32);
+	if (syscall(SYS_capset, &hdr, data))
+		return 101;
+	return ERR(htmm_start(pid, 0));
+}
+
+/*
+ * Tiering moves another process's pages only where move_pages(2) would:
+ * ptrace access as well as the LSMs. CAP_PERFMON lets a user sample a
+ * root process, not move its memory: before, it did.
+ */
+TEST_F_TIMEOUT(review, tiering_needs_ptrace_rights, 120)
+{
+	int fds[2], status;
+	char *hot = NULL;
+	pid_t user;
+
+	if (!two_nodes())
+		SKIP(return, "needs nodes 0 and 1 with memory");
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/tiering", "1"));
+	ASSERT_EQ(0, pipe(fds));
+	self->child = fork();
+	ASSERT_LE(0, self->child);
+	if (!self->child) {
+		close(fds[0]);
+		_exit(victim(fds[1]));
+	}
+	close(fds[1]);
+	ASSERT_EQ(sizeof(hot), read(fds[0], &hot, sizeof(hot)));
+	user = fork();
+	ASSERT_LE(0, user);
+	if (!user)
+		_exit(perfmon_start(self->child));
+	ASSERT_EQ(user, waitpid(user, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("start as CAP_PERFMON: %d",
+						 WEXITSTATUS(status));
+	EXPECT_EQ(1, session_value(self->child, "tiering"));
+	sleep(8);
+	TH_LOG("%d of %d pages of root's process on node 0, promoted %lld",
+	       pages_on_node_of(self->child, hot, NHOT, 0), NHOT,
+	       session_value(self->child, "nr_promoted"));
+	EXPECT_EQ(0, pages_on_node_of(self->child, hot, NHOT, 0));
+	EXPECT_EQ(0, htmm_end(self->child));
 }
 
 /*
