@@ -49,12 +49,15 @@ static const struct command {
 	  "writes it to FILE as TSV. Exits with CMD's status (128+N if a signal\n"
 	  "N killed it, 127 if it could not run), or 1 if CMD succeeded and\n"
 	  "htmmctl could not do its part.\n", "ntfiH" },
-	{ "stat", "stat [PID|all] [-i SECONDS [-c COUNT]]",
+	{ "stat", "stat [PID|all] [-i SECONDS [-c COUNT]] [-x SEP | -j]",
 	  "Show the totals and the live sessions (or one), what tiering moved and\n"
 	  "each process's pages per node, and each node's memory bandwidth if\n"
 	  "htmm counts it (MB/s); with -i, again every SECONDS, COUNT times\n"
 	  "(default: until interrupted), with rates per second. Root only: the\n"
-	  "counters are mode 0400.\n", "ic" },
+	  "counters are mode 0400. -x SEP: every value of the totals and of\n"
+	  "each session as 'time SEP session SEP name SEP value' lines after a\n"
+	  "header (CSV with -x ,); -j: one JSON object per reading and session,\n"
+	  "with every value; time is seconds since the first reading.\n", "icxj" },
 	{ "hot", "hot PID [-r ROWS]",
 	  "The ROWS (default 20) hottest pages of PID's session: address, access\n"
 	  "count, bin, node, size in pages. Root only (reads debugfs).\n", "r" },
@@ -75,6 +78,8 @@ static const struct option long_opts[] = {
 	{ "rows", required_argument, NULL, 'r' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "heatmap", required_argument, NULL, 'H' },
+	{ "field-separator", required_argument, NULL, 'x' },
+	{ "json", no_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -89,6 +94,8 @@ static const char options_text[] =
 "  -r, --rows ROWS       how many pages to list\n"
 "  -o, --output FILE     where to write the data\n"
 "      --heatmap FILE    run: record a heatmap into FILE\n"
+"  -x, --field-separator SEP  stat: values as SEP-separated lines\n"
+"  -j, --json            stat: values as JSON, an object per line\n"
 "  -h, --help            this help (after a command: that command's)\n"
 "  -V, --version         htmmctl's version\n";
 
@@ -403,6 +410,113 @@ static void print_rows(const struct row *rows, int n, const struct row *prev,
 	fflush(stdout);
 }
 
+/*
+ * Every value of one directory (the totals: HTMM_SYSFS itself, or a
+ * session's) at @t, as "t SEP name SEP key SEP value" lines (@sep), or as
+ * one JSON object. Files of one number are numbers; of one word, strings;
+ * others (hotness's 16 numbers) a string too; unreadable ones are left
+ * out. -errno if the directory cannot be read.
+ */
+static int emit_values(const char *path, const char *name, double t,
+		       const char *sep)
+{
+	char file[512], buf[256], *end;
+	struct dirent *d;
+	bool first = true;
+	ssize_t n;
+	DIR *dir;
+	int fd;
+
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	if (!sep)
+		printf("{\"time\":%.3f,\"session\":\"%s\"", t, name);
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.' || d->d_type == DT_DIR)
+			continue;
+		snprintf(file, sizeof(file), "%s/%s", path, d->d_name);
+		fd = open(file, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		/* No sysfs value of htmm's has them; keep the JSON valid. */
+		for (end = buf; *end; end++)
+			if (*end == '"' || *end == '\\')
+				*end = '\'';
+		strtoll(buf, &end, 0);
+		if (sep)
+			printf("%.3f%s%s%s%s%s%s\n", t, sep, name, sep,
+			       d->d_name, sep, buf);
+		else if (*buf && !*end)
+			printf(",\"%s\":%s", d->d_name, buf);
+		else
+			printf(",\"%s\":\"%s\"", d->d_name, buf);
+		first = false;
+	}
+	closedir(dir);
+	if (!sep)
+		printf("}\n");
+	return first ? -EACCES : 0;
+}
+
+/* stat -x / -j: the totals and each session (or @only), no cap. */
+static int stat_values(const char *only, double interval, long count,
+		       const char *sep)
+{
+	char path[512];
+	struct dirent *d;
+	double t0 = now(), t;
+	long i;
+	DIR *dir;
+	int err;
+
+	if (sep)
+		printf("time%ssession%sname%svalue\n", sep, sep, sep);
+	for (i = 0; !count || i < count; i++) {
+		if (i)
+			sleep_for(interval);
+		t = now() - t0;
+		err = emit_values(HTMM_SYSFS, "total", t, sep);
+		if (err == -EACCES || err == -EPERM) {
+			fprintf(stderr, "htmmctl: the counters in " HTMM_SYSFS " are root's only (mode 0400); run htmmctl as root\n");
+			return 1;
+		}
+		if (err) {
+			report("cannot read " HTMM_SYSFS, -err);
+			return 1;
+		}
+		if (only) {
+			snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%s", only);
+			if (emit_values(path, only, t, sep)) {
+				fprintf(stderr, "htmmctl: no session %s\n", only);
+				return 1;
+			}
+		} else {
+			dir = opendir(HTMM_SYSFS "/sessions");
+			while (dir && (d = readdir(dir))) {
+				if (d->d_name[0] == '.')
+					continue;
+				snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%s",
+					 d->d_name);
+				/* A session that ended meanwhile is not shown. */
+				emit_values(path, d->d_name, t, sep);
+			}
+			if (dir)
+				closedir(dir);
+		}
+		fflush(stdout);
+		if (!interval)
+			break;
+	}
+	return 0;
+}
+
 static int cmd_stat(const char *only, double interval, long count)
 {
 	struct row rows[2][MAX_ROWS];
@@ -706,7 +820,8 @@ struct args {
 	int node;
 	double interval;
 	long count, rows;
-	const char *output, *heatmap;
+	const char *output, *heatmap, *sep;
+	bool json;
 	pid_t pid;
 	bool have_pid;
 	char **rest;		/* run: CMD and its arguments */
@@ -741,7 +856,7 @@ static void parse(int argc, char **argv, struct args *a)
 {
 	/* run stops at CMD; the others take options around PID. */
 	const char *optstring = !strcmp(cur->name, "run") ?
-				"+:n:tf:i:c:r:o:hV" : ":n:tf:i:c:r:o:hV";
+				"+:n:tf:i:c:r:o:x:jhV" : ":n:tf:i:c:r:o:x:jhV";
 	char name[32];
 	int c;
 
@@ -791,6 +906,14 @@ static void parse(int argc, char **argv, struct args *a)
 		case 'H':
 			a->heatmap = optarg;
 			break;
+		case 'x':
+			if (!*optarg)
+				bad_usage("--field-separator needs a separator");
+			a->sep = optarg;
+			break;
+		case 'j':
+			a->json = true;
+			break;
 		}
 	}
 	if (!strcmp(cur->name, "run")) {
@@ -839,6 +962,11 @@ int main(int argc, char **argv)
 
 		if (a.have_pid && a.pid > 0)
 			snprintf(only, sizeof(only), "%d", a.pid);
+		if (a.sep && a.json)
+			bad_usage("-x and -j: one output format at a time");
+		if (a.sep || a.json)
+			return stat_values(a.have_pid ? only : NULL, a.interval,
+					   a.count, a.sep);
 		return cmd_stat(a.have_pid ? only : NULL, a.interval, a.count);
 	}
 	if (!a.have_pid)
