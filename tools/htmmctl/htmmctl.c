@@ -187,6 +187,13 @@ static void report(const char *what, int err)
 	fprintf(stderr, "htmmctl: %s: %s\n", what, strerror(err));
 }
 
+/* Say that @what is root's only, and what to do. */
+static void not_root(const char *what)
+{
+	fprintf(stderr, "htmmctl: %s: root's only (mode 0400); run htmmctl as root\n",
+		what);
+}
+
 /* PID as the command's argument: a process id, or "all" (-1). */
 static pid_t parse_pid(const char *s)
 {
@@ -484,7 +491,7 @@ static int stat_values(const char *only, double interval, long count,
 		t = now() - t0;
 		err = emit_values(HTMM_SYSFS, "total", t, sep);
 		if (err == -EACCES || err == -EPERM) {
-			fprintf(stderr, "htmmctl: the counters in " HTMM_SYSFS " are root's only (mode 0400); run htmmctl as root\n");
+			not_root(HTMM_SYSFS);
 			return 1;
 		}
 		if (err) {
@@ -531,7 +538,7 @@ static int cmd_stat(const char *only, double interval, long count)
 		t[cur] = now();
 		n[cur] = read_rows(rows[cur], only);
 		if (n[cur] < 0 && (errno == EACCES || errno == EPERM)) {
-			fprintf(stderr, "htmmctl: the counters in " HTMM_SYSFS " are root's only (mode 0400); run htmmctl as root\n");
+			not_root(HTMM_SYSFS);
 			return 1;
 		}
 		if (n[cur] < 0) {
@@ -702,19 +709,23 @@ static int cmd_run(int node, double interval, const char *tsv, char **argv)
 	next = t0 + interval;
 	next_read = t0;
 	for (;;) {
-		w = waitpid(child, &status, WNOHANG);
-		if (w == child || (w < 0 && errno != EINTR))
-			break;
-		/* The session ends with CMD: keep its last counters. */
+		/*
+		 * The session ends with CMD: keep its last counters, read
+		 * before looking whether CMD is done, so that even a CMD
+		 * that exits at once has a reading.
+		 */
 		if (now() >= next_read) {
 			if (!read_row(&r, name)) {
 				have_row = true;
 				last_read = now();
 				next_read = last_read + 0.2;
-			} else if (!have_row) {
-				read_err = errno;
+			} else if (!have_row && !read_err) {
+				read_err = errno;	/* the first says why */
 			}
 		}
+		w = waitpid(child, &status, WNOHANG);
+		if (w == child || (w < 0 && errno != EINTR))
+			break;
 		if (!interval || now() < next) {
 			sleep_for(0.05);
 			continue;
@@ -737,7 +748,7 @@ static int cmd_run(int node, double interval, const char *tsv, char **argv)
 	fprintf(stderr, "htmmctl: session of pid %s (%s), %.2f s:\n", name, argv[0],
 		now() - t0);
 	if (!have_row && (read_err == EACCES || read_err == EPERM)) {
-		fprintf(stderr, "htmmctl: its counters could not be read: they are root's only (mode 0400); run htmmctl as root\n");
+		not_root("its counters");
 		ret = 1;
 	} else if (!have_row) {
 		fprintf(stderr, "htmmctl: its counters could not be read: %s\n",
