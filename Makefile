@@ -41,7 +41,7 @@ TOOLS      = $(BIN)/htmmctl $(BIN)/hotcold $(BIN)/htmm-hwcheck
 VERSION    ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 TOOLS_CFLAGS = -O2 -Wall -Wextra -static -Itools/include -DHTMMCTL_VERSION=\"$(VERSION)\"
 
-.PHONY: help deps tree refresh config kernel selftests tools initramfs vm demo docs-check check-series export same-tree deb bench tier-bench hwcheck check-guest guest-run check clean distclean
+.PHONY: help deps tree refresh config kernel selftests tools install uninstall initramfs vm demo docs-check check-series export same-tree deb deb-tools bench tier-bench hwcheck check-guest guest-run check clean distclean
 
 help:
 	@echo "htmm targets:"
@@ -52,6 +52,9 @@ help:
 	@echo "  kernel     build the guest bzImage (ccache in CCACHE_DIR)"
 	@echo "  selftests  build the kselftests in selftests/ (static, for the guest)"
 	@echo "  tools      build htmmctl and the hotcold workload (static)"
+	@echo "  install    htmmctl, htmm-hwcheck, htmm.h and the man pages into PREFIX"
+	@echo "             (/usr/local; DESTDIR= stages); needs only cc and make"
+	@echo "  uninstall  remove what install put there"
 	@echo "  initramfs  build the base guest initramfs (busybox)"
 	@echo "  vm         boot the guest with a shell on this terminal"
 	@echo "  demo       the main job: hotcold under 'htmmctl run --tier' in the guest, and its heatmap"
@@ -61,7 +64,9 @@ help:
 	@echo "             (table, build/tier-bench.json and .png; TIER_SECONDS=60)"
 	@echo "  hwcheck    on a real machine running the patched kernel, as root: which"
 	@echo "             source auto picks, and a short sampling self-check"
-	@echo "  deb        Debian packages of the patched kernel (defconfig + htmm)"
+	@echo "  deb        Debian packages of the patched kernel (defconfig + htmm),"
+	@echo "             and deb-tools"
+	@echo "  deb-tools  the htmm-tools package (install, for /usr) in build/deb"
 	@echo "  export     the series as mails of its next version (b4) in build/export"
 	@echo "  same-tree  REV=<commit>: the series ends in the same kernel tree as at REV"
 	@echo "  docs-check Documentation/ here and in the series say the same"
@@ -115,9 +120,8 @@ selftests: kernel
 tools: deps
 	@$(MAKE) --no-print-directory $(TOOLS)
 
-HTMMCTL_SRC = tools/htmmctl/htmmctl.c tools/htmmctl/heat.c tools/htmmctl/bw.c
-$(BIN)/htmmctl: $(HTMMCTL_SRC) tools/htmmctl/heat.h tools/htmmctl/bw.h tools/htmmctl/htmmctl.h \
-		tools/include/htmm.h
+HTMMCTL_SRC = $(sort $(wildcard tools/htmmctl/*.c))
+$(BIN)/htmmctl: $(HTMMCTL_SRC) $(wildcard tools/htmmctl/*.h) tools/include/htmm.h
 	@mkdir -p $(BIN)
 	@echo "  CC      $@"
 	@$(CC) $(TOOLS_CFLAGS) -o $@ $(HTMMCTL_SRC) -lm
@@ -136,6 +140,27 @@ $(BIN)/htmm-hwcheck: tools/hwcheck/htmm-hwcheck.c selftests/htmm/htmm_util.h
 	@mkdir -p $(BIN)
 	@echo "  CC      $@"
 	@$(CC) $(TOOLS_CFLAGS) -o $@ $<
+
+# The users' tools on a real machine, built here with nothing but cc
+# and make (no deps: no apt, no QEMU, no kernel tree). DESTDIR stages
+# them for a package (deb-tools).
+PREFIX  ?= /usr/local
+DESTDIR ?=
+INSTALLED = $(DESTDIR)$(PREFIX)/sbin/htmmctl $(DESTDIR)$(PREFIX)/sbin/htmm-hwcheck \
+	$(DESTDIR)$(PREFIX)/include/htmm.h \
+	$(DESTDIR)$(PREFIX)/share/man/man2/htmm_start.2 \
+	$(DESTDIR)$(PREFIX)/share/man/man2/htmm_end.2 \
+	$(DESTDIR)$(PREFIX)/share/man/man8/htmmctl.8
+install: $(BIN)/htmmctl $(BIN)/htmm-hwcheck
+	install -D -m 0755 $(BIN)/htmmctl $(DESTDIR)$(PREFIX)/sbin/htmmctl
+	install -D -m 0755 $(BIN)/htmm-hwcheck $(DESTDIR)$(PREFIX)/sbin/htmm-hwcheck
+	install -D -m 0644 tools/include/htmm.h $(DESTDIR)$(PREFIX)/include/htmm.h
+	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/share/man/man2 Documentation/man2/htmm_start.2 \
+		Documentation/man2/htmm_end.2
+	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/share/man/man8 Documentation/man8/htmmctl.8
+
+uninstall:
+	rm -f $(INSTALLED)
 
 # On a real machine booted into the patched kernel, as root.
 hwcheck: $(BIN)/htmm-hwcheck
@@ -177,7 +202,7 @@ check-series: kernel
 DEB_OUT        = $(TREE)/out-deb
 DEB_BASE_CONFIG ?=
 DKMAKE         = $(MAKE) -C $(TREE) O=$(DEB_OUT) ARCH=x86_64 CC="ccache gcc" -j$(JOBS)
-deb: tree
+deb: tree deb-tools
 	mkdir -p $(DEB_OUT) $(BUILD)/deb
 	if [ -n "$(DEB_BASE_CONFIG)" ]; then \
 		cp $(DEB_BASE_CONFIG) $(DEB_OUT)/.config && \
@@ -192,6 +217,32 @@ deb: tree
 	$(DKMAKE) -s bindeb-pkg LOCALVERSION=-htmm
 	mv $(TREE)/*.deb $(TREE)/*.buildinfo $(TREE)/*.changes $(BUILD)/deb/
 	@ls -l $(BUILD)/deb/*.deb
+
+# htmm-tools, the package of `make install` for /usr: static binaries,
+# so no Depends. Its version sorts by the number of commits, e.g.
+# 0~245+d09d93e (.dirty with uncommitted edits).
+DEB_VERSION = 0~$(shell git rev-list --count HEAD 2>/dev/null || echo 0)+$(subst -,.,$(VERSION))
+DEB_ARCH    = $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DEB_MAINTAINER ?= $(shell git log -1 --format='%an <%ae>' 2>/dev/null)
+DEB_TOOLS  = $(BUILD)/deb-tools
+deb-tools:
+	rm -rf $(DEB_TOOLS)
+	$(MAKE) --no-print-directory install DESTDIR=$(DEB_TOOLS) PREFIX=/usr
+	gzip -9n $(DEB_TOOLS)/usr/share/man/man*/*
+	mkdir -p $(DEB_TOOLS)/DEBIAN $(BUILD)/deb
+	printf '%s\n' 'Package: htmm-tools' 'Version: $(DEB_VERSION)' \
+		'Architecture: $(DEB_ARCH)' 'Maintainer: $(DEB_MAINTAINER)' \
+		"Installed-Size: $$(du -sk $(DEB_TOOLS)/usr | cut -f1)" \
+		'Section: admin' 'Priority: optional' \
+		'Description: htmm user tools: htmmctl, htmm-hwcheck, htmm.h' \
+		' htmmctl(8) starts, stops, watches and records the memory access' \
+		' sampling sessions of a kernel with the htmm patch series' \
+		' (make deb); htmm-hwcheck checks its sample sources and its' \
+		' bandwidth counting on this machine; htmm.h and htmm_start(2)' \
+		' are for programs that make the system calls themselves.' \
+		>$(DEB_TOOLS)/DEBIAN/control
+	dpkg-deb --build --root-owner-group $(DEB_TOOLS) \
+		$(BUILD)/deb/htmm-tools_$(DEB_VERSION)_$(DEB_ARCH).deb
 
 # htmm against perf record on the same workload, in one guest run.
 # perf comes from Debian's linux-perf, copied in with its libraries.
