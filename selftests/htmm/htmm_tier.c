@@ -125,8 +125,8 @@ TEST_F(tier, settings_refuse_bad_values)
 {
 	static const char * const bad[][2] = {
 		{ "tiering", "2" }, { "tiering", "yes" },
-		{ "promote_rate_mbps", "0" }, { "promote_rate_mbps", "x" },
-		{ "promote_rate_mbps", "100001" },
+		{ "promote_rate_limit_MiBps", "0" }, { "promote_rate_limit_MiBps", "x" },
+		{ "promote_rate_limit_MiBps", "100001" },
 	};
 	char buf[16], path[128];
 	unsigned int i;
@@ -136,7 +136,7 @@ TEST_F(tier, settings_refuse_bad_values)
 		EXPECT_EQ(EINVAL, write_file(path, bad[i][1]))
 			TH_LOG("%s = %s", bad[i][0], bad[i][1]);
 	}
-	EXPECT_LT(0, read_ll(HTMM_SYSFS "/promote_rate_mbps"));
+	EXPECT_LT(0, read_ll(HTMM_SYSFS "/promote_rate_limit_MiBps"));
 	EXPECT_LE(0, read_ll(HTMM_SYSFS "/tier_cpu_us"));
 
 	/* A session without a node has nowhere to promote to. */
