@@ -179,17 +179,19 @@ vm: kernel initramfs tools
 # The main job: a workload whose hot set starts on the slow node 1 and
 # whose cold set fills more of node 0 than it may keep there, sampled by
 # htmm (abit, as there is no PMU) from before it execs, with tiering on:
-# live counters and placement, then the heatmap of its accesses, also
-# left in build/demo-heatmap.{tsv,png}, and the hot set's placement over
+# live counters and placement, a record of its per-page hotness
+# (build/demo.rec), reported as the heatmap of its accesses, also left in
+# build/demo-heatmap.{tsv,png}, and the hot set's placement over
 # time in build/demo-placement.{tsv,png}. The terminal shows the
 # programs' output; the guest's whole console goes to build/demo.log.
 DEMO_ARGS ?= --hot 8 --hot-node 1 --cold 32 --cold-node 0 --seconds 10
 demo: kernel initramfs tools
 	@echo "demo: hotcold under 'htmmctl run --tier' in a fresh guest, about 15 s (console: $(BUILD)/demo.log)"
 	@tools/vm-run --cmd-output --log $(BUILD)/demo.log $(addprefix --file ,$(TOOLS)) \
-		--out /tmp/heatmap.tsv:$(BUILD)/demo-heatmap.tsv -- \
+		--out /tmp/demo.rec:$(BUILD)/demo.rec -- \
 		htmmctl run --node 0 --tier --fast-mib 24 -i 1 \
-		--heatmap /tmp/heatmap.tsv -- hotcold $(DEMO_ARGS)
+		--record /tmp/demo.rec -- hotcold $(DEMO_ARGS)
+	@$(BIN)/htmmctl report $(BUILD)/demo.rec heatmap -o $(BUILD)/demo-heatmap.tsv
 	@tools/htmm-plot $(BUILD)/demo-heatmap.tsv $(BUILD)/demo-heatmap.png
 	@tools/placement-plot $(BUILD)/demo.log $(BUILD)/demo-placement.png
 
@@ -288,13 +290,15 @@ docs-check: tree
 # One guest: KUnit runs at boot, the kselftests after it, then (debug
 # guest) a kmemleak scan; the log is judged by tools/ktap-summary.
 # guest-run boots what is built; check-guest builds it first.
-check-guest: kernel selftests initramfs $(BIN)/htmm-hwcheck $(BIN)/htmmctl $(BIN)/nobody
+check-guest: kernel selftests initramfs $(BIN)/htmm-hwcheck $(BIN)/htmmctl $(BIN)/nobody \
+		$(BIN)/hotcold
 	@$(MAKE) --no-print-directory guest-run FLAVOR=$(FLAVOR)
 
 guest-run:
 	@ksft="$(notdir $(wildcard $(SELFTESTS_OUT)/*))"; progs="$$ksft hwcheck-guest htmmctl-guest"; \
 	files="--file tools/guest-selftests --file tools/hwcheck/hwcheck-guest --file $(BIN)/htmm-hwcheck"; \
 	files="$$files --file tools/htmmctl-test/htmmctl-guest --file $(BIN)/htmmctl --file $(BIN)/nobody"; \
+	files="$$files --file $(BIN)/hotcold"; \
 	for p in $$ksft; do files="$$files --file $(SELFTESTS_OUT)/$$p"; done; \
 	rc=0; tools/vm-run $(GUEST_QUIET) --timeout 2400 --log $(CHECK_LOG) --append "$(APPEND_$(FLAVOR))" \
 		$$files -- guest-selftests $$(printf '/bin/%s ' $$progs) || rc=$$?; \

@@ -56,8 +56,8 @@ void bw_print(const struct bw_reading *cur, const struct bw_reading *prev,
 		printf("\nbandwidth: cannot read: %s\n", strerror(cur->err));
 	if (!cur->n)
 		return;
-	printf("\n%-8s %12s %12s %14s %14s\n", "node", "read MB/s", "write MB/s",
-	       "read MB", "written MB");
+	printf("\n%-8s %12s %12s %14s %14s\n", "node", "read MiB/s", "write MiB/s",
+	       "read MiB", "written MiB");
 	for (i = 0; i < cur->n; i++) {
 		printf("node%-4d", cur->node[i]);
 		for (j = 0; prev && j < prev->n && prev->node[j] != cur->node[i]; j++)
@@ -65,10 +65,11 @@ void bw_print(const struct bw_reading *cur, const struct bw_reading *prev,
 		for (k = 0; k < 2; k++) {
 			if (prev && j < prev->n && dt > 0)
 				/* Unsigned: a count that wrapped still differs right. */
-				printf(" %12.1f", (cur->bytes[i][k] - prev->bytes[j][k]) / dt / 1e6);
+				printf(" %12.1f", (cur->bytes[i][k] - prev->bytes[j][k]) / dt / (1 << 20));
 			else
 				printf(" %12s", "-");
 		}
-		printf(" %14.1f %14.1f\n", cur->bytes[i][0] / 1e6, cur->bytes[i][1] / 1e6);
+		printf(" %14.1f %14.1f\n", cur->bytes[i][0] / (double)(1 << 20),
+		       cur->bytes[i][1] / (double)(1 << 20));
 	}
 }

@@ -20,7 +20,7 @@ struct bw_reading {
 int bw_read(struct bw_reading *r);
 /* Seconds between two readings of the counters by ksamplingd. */
 double bw_interval(void);
-/* Print MB/s per node between @prev and @cur, @dt seconds apart. */
+/* Print MiB/s per node between @prev and @cur, @dt seconds apart. */
 void bw_print(const struct bw_reading *cur, const struct bw_reading *prev,
 	      double dt);
 
