@@ -60,8 +60,11 @@ help:
 	@echo "  demo       the main job: hotcold under 'htmmctl run --tier' in the guest, and its heatmap"
 	@echo "  check-series  checkpatch, each patch builds, sparse, kernel-doc, docs"
 	@echo "  bench      htmm vs perf record on a page-fault workload (table + JSON)"
-	@echo "  tier-bench htmm tiering vs NUMA balancing vs DAMON, fresh guest each"
-	@echo "             (table, build/tier-bench.json and .png; TIER_SECONDS=60)"
+	@echo "  tier-bench htmm tiering vs NUMA balancing vs DAMON, fresh guest each, on"
+	@echo "             9 workloads (table, build/tier-bench.json, a plot each in"
+	@echo "             build/tier-bench/; TIER_SECONDS=60; TIER_VARIANTS=\"zipf-0.99"
+	@echo "             gups-hotset\" runs some of: stable moving zipf-0.8 zipf-0.99"
+	@echo "             zipf-1.2 zipf-phase gups-hotset gups-scattered thp)"
 	@echo "  hwcheck    on a real machine running the patched kernel, as root: which"
 	@echo "             source auto picks, and a short sampling self-check"
 	@echo "  deb        Debian packages of the patched kernel (defconfig + htmm),"
@@ -256,12 +259,14 @@ bench: kernel initramfs $(BIN)/htmm-bench
 		htmm-bench -r 5 -o /tmp/bench.json
 	@echo "bench: JSON in $(BUILD)/bench.json"
 
-# htmm's tiering against NUMA balancing's tiering mode and DAMON, on one
-# workload, each system in a fresh guest: a table, build/tier-bench.json
-# and build/tier-bench.png.
+# htmm's tiering against NUMA balancing's tiering mode and DAMON, on the
+# field's workloads (tools/tier-bench), each system in a fresh guest: a
+# table, build/tier-bench.json, build/tier-bench/VARIANT.png and all the
+# plots in build/tier-bench.png. TIER_VARIANTS (empty: all) picks some.
 TIER_SECONDS ?= 60
+TIER_VARIANTS ?=
 tier-bench: kernel initramfs $(BIN)/htmm-tierbench
-	tools/tier-bench $(TIER_SECONDS)
+	TIER_VARIANTS="$(TIER_VARIANTS)" tools/tier-bench $(TIER_SECONDS)
 
 $(BIN)/htmm-tierbench: tools/tierbench/htmm-tierbench.c selftests/htmm/htmm_util.h
 	@mkdir -p $(BIN)

@@ -2,15 +2,38 @@
 /*
  * htmm-tierbench - one tiering system on one workload, in the guest.
  *
- * usage: htmm-tierbench --system none|htmm|numab|damon [--moving]
- *                       [--seconds S] [--hot-mib M] [-o FILE.json]
+ * usage: htmm-tierbench --system none|htmm|numab|damon [--variant V]
+ *                       [--seconds S] [--hot-mib M] [--seed N]
+ *                       [-o FILE.json]
  *
- * Node 0 is first filled with cold data (all its free memory but a
- * margin), so that every promotion needs a demotion; then a hot set of M
- * MiB (default 64) is placed on node 1, by a task policy reset afterwards
- * (NUMA balancing never promotes MPOL_BIND pages), and a thread sweeps it
- * for S seconds (default 60). With --moving, the sweep moves to a second
- * hot set, also on node 1, half-way. The system under test:
+ * Node 0's room is its free memory above the zones' high watermarks when
+ * the program starts (below them kswapd reclaims, and NUMA balancing
+ * does not promote there either). The variants (default stable):
+ *   stable     node 0 first filled with cold data (all its free memory
+ *              but a margin), so that every promotion needs a demotion;
+ *              a hot set of M MiB (default 64) on node 1, swept by one
+ *              thread
+ *   moving     the same; the sweep moves to a second hot set, also on
+ *              node 1, half-way
+ *   zipf-0.8, zipf-0.99, zipf-1.2
+ *              1.25x the room in 4 KiB pages, interleaved over nodes 0
+ *              and 1; one thread adds to a random word of a page drawn
+ *              from a Zipf distribution of that skew over the pages in a
+ *              random order (hot pages scattered, as in a hash table);
+ *              an alias table draws a page in constant time
+ *   zipf-phase zipf-0.99, the order drawn again half-way
+ *   gups-hotset
+ *              the room / 0.6 in 4 KiB pages; random 8-byte updates, 90%
+ *              of them to a hot set of 20% of the pages, contiguous, the
+ *              rest to the others; the hot set starts on node 1, with
+ *              the part it moves to half-way, the other pages fill the
+ *              room on node 0
+ *   gups-scattered
+ *              the same, the hot pages scattered (a random permutation)
+ *   thp        zipf-0.99 on memory madvised MADV_HUGEPAGE (THP enabled
+ *              set to madvise if it was never): popularity per 4 KiB
+ *              page, placement per 2 MiB page, interleaved per huge page
+ * The system under test:
  *   none   nothing moves pages
  *   htmm   an htmm session on this process, node 0, abit, tiering on
  *   numab  NUMA balancing's tiering mode (numa_balancing=2,
@@ -19,19 +42,25 @@
  *          node 0 to node 1 (young pages filtered out), one migrating hot
  *          pages of node 1 to node 0 (pages not young filtered out),
  *          quotas of 64 MiB/s each
- * Every second: the share of the current hot set on node 0. At the end,
- * JSON: the shares, the times to 50/90/99%, the pages migrated
- * (pgmigrate_success) against the fewest that could do (hot pages
- * promoted, plus the pages that had to be demoted for them: all but the
- * free memory above node 0's high watermarks), the CPU time
- * of the systems' threads (ksamplingd, khtmm_tierd, kdamond.*, kswapd*)
- * and the workload's own system time.
+ *
+ * Every second, move_pages(2) tells the node of every page of the set.
+ * The hit share is the sum of the access probabilities of the pages on
+ * node 0; the best placement's is that of the most probable pages that
+ * fit the room (huge pages for thp). Its JSON: the share against the
+ * best's, per second; the times to 90% and 95% of it (and again after a
+ * change half-way); the final share (mean of the last 10 s, and of the
+ * 10 s before a change); the pages migrated (pgmigrate_success) against
+ * the fewest that could do (the pages of the best placement that are
+ * not on node 0 at the start, plus after a change the new ones); the CPU
+ * of the system threads (ksamplingd, khtmm_tierd, kdamond.*, kswapd*,
+ * kworker/N, khugepaged, kcompactdN) and the workload thread's own.
  * Exit status: 0, 1 if the set-up failed, 2 on bad usage.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <sys/klog.h>
 #include <sys/resource.h>
 
@@ -39,22 +68,84 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define DAMON		"/sys/kernel/mm/damon/admin/kdamonds"
-#define MARGIN_MIB	48	/* of node 0 left free for the kernel */
+#define THP		"/sys/kernel/mm/transparent_hugepage/enabled"
+#define MARGIN_MIB	48	/* of node 0 left free for the kernel (stable, moving) */
+#define ROOM_SLACK	2048	/* pages of the room gups leaves free */
 #define MAX_SECONDS	600
+#define HUGE_PAGES	512	/* base pages per PMD page */
+#define MPOL_DEFAULT_	0
+#define MPOL_BIND_	2
+#define COIN_BITS	23	/* precision of the alias table's coin */
 
 static const char *const systems[] = { "none", "htmm", "numab", "damon" };
 
-struct sweep {
-	char *set[2];
-	size_t pages;
-	int cur;		/* the set being swept; switched by main */
+enum kind { SWEEP, ZIPF, GUPS };
+
+static const struct variant {
+	const char *name;
+	enum kind kind;
+	double skew;		/* zipf */
+	int phase;		/* the popularity changes half-way */
+	int scattered;		/* gups: hot pages by a permutation */
+	int thp;
+} variants[] = {
+	{ "stable",		SWEEP,	0,	0, 0, 0 },
+	{ "moving",		SWEEP,	0,	1, 0, 0 },
+	{ "zipf-0.8",		ZIPF,	0.8,	0, 0, 0 },
+	{ "zipf-0.99",		ZIPF,	0.99,	0, 0, 0 },
+	{ "zipf-1.2",		ZIPF,	1.2,	0, 0, 0 },
+	{ "zipf-phase",		ZIPF,	0.99,	1, 0, 0 },
+	{ "gups-hotset",	GUPS,	0,	1, 0, 0 },
+	{ "gups-scattered",	GUPS,	0,	1, 1, 0 },
+	{ "thp",		ZIPF,	0.99,	0, 0, 1 },
+};
+
+/* Kernel threads whose CPU time is reported, by the start of their name. */
+static const char *const kthreads[] = {
+	"ksamplingd", "khtmm_tierd", "kdamond", "kswapd", "kworker",
+	"khugepaged", "kcompactd",
+};
+#define NR_DAEMONS	4	/* the first four are the systems' own */
+
+struct bench {
+	const struct variant *v;
+	size_t n;		/* pages in the set */
+	char *base;		/* zipf, gups: the set; page i at base + i pages */
+	char *sets[2];		/* sweep: the hot set of each phase */
+	size_t hot;		/* sweep, gups: pages of a hot set */
+	void **addr;		/* of each page, for move_pages */
+	void **heads;		/* thp: of each huge page */
+	int *status, *prev;	/* node of each page, this second and the last */
+	double *prob[2];	/* access probability of each page, per phase */
+	size_t unit;		/* pages placed as one: 1, or HUGE_PAGES */
+	size_t room;		/* node 0's room, pages */
+	double best[2];		/* the best placement's hit share, per phase */
+	double edge[2];		/* the lowest unit probability in it */
+	size_t above[2];	/* units in it more probable than edge */
+	/* the workload */
+	uint32_t *perm[2];	/* zipf: page of each rank; gups: of each slot */
+	uint32_t *thr, *alias;	/* zipf: alias table over the ranks */
+	size_t hot_at[2];	/* gups: first slot of the hot set */
+	int phase;		/* read by the worker */
 	int stop;
+	unsigned long long done;/* accesses, published by the worker */
+	pid_t tid;		/* the worker's */
+	uint64_t seed;
 };
 
 static void die(const char *what)
 {
 	fprintf(stderr, "htmm-tierbench: %s: %s\n", what, strerror(errno));
 	exit(1);
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p)
+		die("calloc");
+	return p;
 }
 
 static void put(const char *path, const char *val)
@@ -86,32 +177,199 @@ static char *place(size_t pages, int node)
 	return p;
 }
 
-/* Share of @pages pages at @p on @node, over at most 4096 of them. */
-static double share_on(char *p, size_t pages, int node)
+static void set_policy(int mode, unsigned long mask)
 {
-	size_t n = pages < 4096 ? pages : 4096, i, on = 0;
-	void *addr[4096];
-	int status[4096];
+	if (syscall(SYS_set_mempolicy, mode, mode ? &mask : NULL,
+		    mode ? 8 * sizeof(mask) : 0))
+		die("set_mempolicy");
+}
+
+/* xorshift64*: one 64-bit draw; the high bits are the best. */
+static inline uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 0x2545f4914f6cdd1dULL;
+}
+
+/* A number in [0, @n) from the high 32 bits of @r. */
+static inline uint32_t below(uint64_t r, uint32_t n)
+{
+	return (uint32_t)(((r >> 32) * n) >> 32);
+}
+
+static void shuffle(uint32_t *a, size_t n, uint64_t *x)
+{
+	size_t i, j;
+	uint32_t t;
 
 	for (i = 0; i < n; i++)
-		addr[i] = p + i * (pages / n) * page_size;
-	if (syscall(SYS_move_pages, 0, n, addr, NULL, status, 0))
-		return -1;
-	for (i = 0; i < n; i++)
-		on += status[i] == node;
-	return (double)on / n;
+		a[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		j = below(rnd(x), i + 1);
+		t = a[i];
+		a[i] = a[j];
+		a[j] = t;
+	}
+}
+
+/*
+ * Alias table (Vose) for the distribution @p over @n outcomes: draw a
+ * column c uniformly, take c if a coin of COIN_BITS bits is below thr[c],
+ * else alias[c].
+ */
+static void alias_build(const double *p, size_t n, uint32_t *thr, uint32_t *alias)
+{
+	double *q = xcalloc(n, sizeof(*q));
+	uint32_t *small = xcalloc(n, sizeof(*small)), *large = xcalloc(n, sizeof(*large));
+	size_t ns = 0, nl = 0, i;
+	uint32_t s, l;
+
+	for (i = 0; i < n; i++) {
+		q[i] = p[i] * n;
+		if (q[i] < 1)
+			small[ns++] = i;
+		else
+			large[nl++] = i;
+	}
+	while (ns && nl) {
+		s = small[--ns];
+		l = large[nl - 1];
+		thr[s] = (uint32_t)(q[s] * (1 << COIN_BITS) + 0.5);
+		alias[s] = l;
+		q[l] -= 1 - q[s];
+		if (q[l] < 1) {
+			nl--;
+			small[ns++] = l;
+		}
+	}
+	/* What is left has probability 1 up to rounding. */
+	while (nl) {
+		l = large[--nl];
+		thr[l] = 1 << COIN_BITS;
+		alias[l] = l;
+	}
+	while (ns) {
+		s = small[--ns];
+		thr[s] = 1 << COIN_BITS;
+		alias[s] = s;
+	}
+	free(q);
+	free(small);
+	free(large);
+}
+
+#define LN2	0.69314718055994530942
+
+/* @x to the power -@s, for x >= 1, s >= 0 (no libm in a static tool). */
+static double pow_neg(double x, double s)
+{
+	double m = x, z, z2, term, ln, y, f, e = 1;
+	int k, i, ex = 0;
+
+	while (m >= 2) {
+		m /= 2;
+		ex++;
+	}
+	/* ln m = 2 atanh((m - 1) / (m + 1)), m in [1, 2) */
+	z = (m - 1) / (m + 1);
+	z2 = z * z;
+	term = z;
+	ln = 0;
+	for (i = 1; i < 60; i += 2) {
+		ln += term / i;
+		term *= z2;
+	}
+	y = -s * (2 * ln + ex * LN2);
+	/* e^y = 2^k e^f, |f| < ln 2 */
+	k = (int)(y / LN2);
+	f = y - k * LN2;
+	term = 1;
+	for (i = 1; i < 30; i++) {
+		term *= f / i;
+		e += term;
+	}
+	for (; k < 0; k++)
+		e /= 2;
+	for (; k > 0; k--)
+		e *= 2;
+	return e;
+}
+
+static void publish(struct bench *b, unsigned long long done)
+{
+	__atomic_store_n(&b->done, done, __ATOMIC_RELAXED);
 }
 
 static void *sweeper(void *arg)
 {
-	struct sweep *s = arg;
+	struct bench *b = arg;
+	unsigned long long done = 0;
 	size_t i;
 	char *p;
 
-	while (!LOAD(s->stop)) {
-		p = s->set[LOAD(s->cur)];
-		for (i = 0; i < s->pages; i++)
+	STORE(b->tid, gettid());
+	while (!LOAD(b->stop)) {
+		p = b->sets[LOAD(b->phase)];
+		for (i = 0; i < b->hot; i++)
 			p[i * page_size]++;
+		done += b->hot;
+		publish(b, done);
+	}
+	return NULL;
+}
+
+static void *zipf_worker(void *arg)
+{
+	struct bench *b = arg;
+	const uint32_t *thr = b->thr, *alias = b->alias, *perm;
+	unsigned long long done = 0;
+	uint32_t n = b->n, col, rank;
+	uint64_t x = b->seed * 0x9e3779b97f4a7c15ULL | 1, r;
+	int k;
+
+	STORE(b->tid, gettid());
+	while (!LOAD(b->stop)) {
+		perm = b->perm[LOAD(b->phase)];
+		for (k = 0; k < 65536; k++) {
+			r = rnd(&x);
+			col = below(r, n);
+			rank = ((r >> 9) & ((1 << COIN_BITS) - 1)) < thr[col] ? col : alias[col];
+			((uint64_t *)(b->base + (size_t)perm[rank] * page_size))[r & 511]++;
+		}
+		done += k;
+		publish(b, done);
+	}
+	return NULL;
+}
+
+static void *gups_worker(void *arg)
+{
+	struct bench *b = arg;
+	const uint32_t *perm = b->perm[0];
+	unsigned long long done = 0;
+	uint32_t n = b->n, hot = b->hot, cold = n - hot, at, slot, page;
+	uint32_t hot_coin = (uint32_t)(0.9 * (1 << COIN_BITS));
+	uint64_t x = b->seed * 0x9e3779b97f4a7c15ULL | 1, r;
+	int k;
+
+	STORE(b->tid, gettid());
+	while (!LOAD(b->stop)) {
+		at = b->hot_at[LOAD(b->phase)];
+		for (k = 0; k < 65536; k++) {
+			r = rnd(&x);
+			if (((r >> 9) & ((1 << COIN_BITS) - 1)) < hot_coin) {
+				slot = at + below(r, hot);
+			} else {
+				slot = below(r, cold);
+				slot += slot >= at ? hot : 0;
+			}
+			page = perm ? perm[slot] : slot;
+			((uint64_t *)(b->base + (size_t)page * page_size))[r & 511] ^= r;
+		}
+		done += k;
+		publish(b, done);
 	}
 	return NULL;
 }
@@ -132,8 +390,8 @@ static long long vmstat(const char *key)
 	return 0;
 }
 
-/* Free MiB of node @nid. */
-static long node_free_mib(int nid)
+/* Free pages of node @nid. */
+static long node_free_pages(int nid)
 {
 	char path[64], buf[4096], *s;
 
@@ -141,7 +399,7 @@ static long node_free_mib(int nid)
 	if (read_file(path, buf, sizeof(buf)))
 		return -1;
 	s = strstr(buf, "MemFree:");
-	return s ? strtol(s + 8, NULL, 10) / 1024 : -1;
+	return s ? strtol(s + 8, NULL, 10) / (page_size / 1024) : -1;
 }
 
 /* Pages of the high watermarks of node @nid's zones, from /proc/zoneinfo. */
@@ -164,35 +422,106 @@ static long node_high_pages(int nid)
 	return high;
 }
 
-/* CPU seconds of the kernel threads doing the systems' work. */
-static double daemons_cpu(void)
+/* Node 0's free pages above its high watermarks. */
+static long room_now(void)
 {
-	char path[300], buf[1024], *c;
+	long free0 = node_free_pages(0), high0 = node_high_pages(0);
+
+	if (free0 < 0 || high0 < 0)
+		die("node 0 meminfo, /proc/zoneinfo");
+	return free0 > high0 ? free0 - high0 : 0;
+}
+
+/* CPU ticks (user + system) in /proc/@dir/stat, and the name in @comm. */
+static long long stat_ticks(const char *dir, char *comm, size_t len, long long *sys)
+{
+	char path[300], buf[1024], *c, *e;
 	unsigned long long ut, st;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", dir);
+	if (read_file(path, buf, sizeof(buf)))
+		return -1;
+	c = strchr(buf, '(');
+	e = strrchr(buf, ')');
+	if (!c || !e)
+		return -1;
+	if (comm) {
+		snprintf(comm, len, "%.*s", (int)(e - c - 1), c + 1);
+	}
+	if (sscanf(e + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+		   &ut, &st) != 2)
+		return -1;
+	if (sys)
+		*sys = st;
+	return ut + st;
+}
+
+struct kthread_cpu {
+	int pid;
+	int cls;
+	long long ticks;
+};
+
+/* The CPU ticks of every reported kernel thread now; returns how many. */
+static int kthreads_snapshot(struct kthread_cpu *t, int max)
+{
 	struct dirent *d;
-	double sum = 0;
+	char comm[64];
+	long long ticks;
 	DIR *dir = opendir("/proc");
+	int n = 0, c;
 
 	if (!dir)
-		return -1;
-	while ((d = readdir(dir))) {
+		die("/proc");
+	while ((d = readdir(dir)) && n < max) {
 		if (d->d_name[0] < '0' || d->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", d->d_name);
-		if (read_file(path, buf, sizeof(buf)))
+		ticks = stat_ticks(d->d_name, comm, sizeof(comm), NULL);
+		if (ticks < 0)
 			continue;
-		c = strchr(buf, '(');
-		if (!c || (strncmp(c, "(ksamplingd)", 12) &&
-			   strncmp(c, "(khtmm_tierd)", 13) &&
-			   strncmp(c, "(kdamond.", 9) && strncmp(c, "(kswapd", 7)))
+		for (c = 0; c < (int)ARRAY_SIZE(kthreads); c++)
+			if (!strncmp(comm, kthreads[c], strlen(kthreads[c])))
+				break;
+		if (c == (int)ARRAY_SIZE(kthreads))
 			continue;
-		c = strrchr(buf, ')');
-		if (sscanf(c + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-			   &ut, &st) == 2)
-			sum += (double)(ut + st) / sysconf(_SC_CLK_TCK);
+		t[n].pid = atoi(d->d_name);
+		t[n].cls = c;
+		t[n].ticks = ticks;
+		n++;
 	}
 	closedir(dir);
-	return sum;
+	return n;
+}
+
+/* Seconds per class from @a (before, @na) to @z (after, @nz). */
+static void kthreads_delta(const struct kthread_cpu *a, int na,
+			   const struct kthread_cpu *z, int nz, double *sec)
+{
+	long long before;
+	int i, j;
+
+	for (i = 0; i < nz; i++) {
+		before = 0;
+		for (j = 0; j < na; j++)
+			if (a[j].pid == z[i].pid) {
+				before = a[j].ticks;
+				break;
+			}
+		sec[z[i].cls] += (double)(z[i].ticks - before) / sysconf(_SC_CLK_TCK);
+	}
+}
+
+/* The worker thread's system and user CPU ticks. */
+static void thread_ticks(pid_t tid, long long *sys, long long *user)
+{
+	char dir[64];
+	long long all;
+
+	snprintf(dir, sizeof(dir), "self/task/%d", tid);
+	all = stat_ticks(dir, NULL, 0, sys);
+	if (all < 0)
+		die("thread stat");
+	*user = all - *sys;
 }
 
 /*
@@ -292,6 +621,11 @@ static void start_system(const char *sys)
 static void stop_system(const char *sys)
 {
 	if (!strcmp(sys, "htmm")) {
+		char path[128], buf[256];
+
+		snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/hotness", getpid());
+		if (!read_file(path, buf, sizeof(buf)))
+			printf("htmm-tierbench: hotness %s", buf);
 		htmm_end(0);
 	} else if (!strcmp(sys, "numab")) {
 		write_file("/proc/sys/kernel/numa_balancing", "0");
@@ -321,6 +655,105 @@ static void stop_system(const char *sys)
 	}
 }
 
+/*
+ * The node of every page of the set into b->status. While every page of
+ * a thp set is huge, one look per huge page does.
+ */
+static void query(struct bench *b)
+{
+	size_t units = b->n / b->unit, u, i;
+
+	if (b->unit > 1 && anon_huge_kb(b->base) == (long long)(b->n * page_size >> 10)) {
+		for (u = 0; u < units; u++)
+			b->heads[u] = b->addr[u * b->unit];
+		if (syscall(SYS_move_pages, 0, units, b->heads, NULL, b->status, 0))
+			die("move_pages");
+		for (u = units; u-- > 0;)
+			for (i = 0; i < b->unit; i++)
+				b->status[u * b->unit + i] = b->status[u];
+		return;
+	}
+	if (syscall(SYS_move_pages, 0, b->n, b->addr, NULL, b->status, 0))
+		die("move_pages");
+}
+
+/* Hit share of the current placement against the best's, in phase @ph. */
+static double share_of(const struct bench *b, int ph)
+{
+	const double *p = b->prob[ph];
+	double s = 0;
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		s += b->status[i] == 0 ? p[i] : 0;
+	return s / b->best[ph];
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Probability of unit @u in phase @ph. */
+static double unit_prob(const struct bench *b, int ph, size_t u)
+{
+	double s = 0;
+	size_t i;
+
+	for (i = u * b->unit; i < (u + 1) * b->unit && i < b->n; i++)
+		s += b->prob[ph][i];
+	return s;
+}
+
+/* The best placement of phase @ph: the most probable units that fit the room. */
+static void best_placement(struct bench *b, int ph)
+{
+	size_t units = (b->n + b->unit - 1) / b->unit, fit = b->room / b->unit, u, k;
+	double *p = xcalloc(units, sizeof(*p));
+
+	for (u = 0; u < units; u++)
+		p[u] = unit_prob(b, ph, u);
+	qsort(p, units, sizeof(*p), cmp_desc);
+	if (fit > units)
+		fit = units;
+	b->best[ph] = 0;
+	for (k = 0; k < fit; k++)
+		b->best[ph] += p[k];
+	b->edge[ph] = fit ? p[fit - 1] : 1;
+	for (k = 0; k < fit && p[k] > b->edge[ph]; k++)
+		;
+	b->above[ph] = k;
+	free(p);
+}
+
+/*
+ * Pages of the best placement of phase @ph that are not on node 0 now
+ * (b->status), choosing among equally probable units those on node 0.
+ */
+static long long missing(const struct bench *b, int ph)
+{
+	size_t units = (b->n + b->unit - 1) / b->unit, fit = b->room / b->unit, u;
+	long long off = 0, edge_on = 0, need;
+	double p;
+	int on;
+
+	if (fit > units)
+		fit = units;
+	for (u = 0; u < units; u++) {
+		p = unit_prob(b, ph, u);
+		on = b->status[u * b->unit] == 0;
+		if (p > b->edge[ph])
+			off += !on;
+		else if (p == b->edge[ph])
+			edge_on += on;
+	}
+	/* Pages never accessed are no part of the best placement. */
+	need = b->edge[ph] > 0 ? (long long)(fit - b->above[ph]) - edge_on : 0;
+	return (off + (need > 0 ? need : 0)) * b->unit;
+}
+
 /* First second at which @share[] reached @level, from @from; -1 if never. */
 static int time_to(const double *share, int n, int from, double level)
 {
@@ -332,118 +765,382 @@ static int time_to(const double *share, int n, int from, double level)
 	return -1;
 }
 
+static double mean_last(const double *share, int end, int len)
+{
+	double s = 0;
+	int i, from = end - len > 0 ? end - len : 0;
+
+	for (i = from; i < end; i++)
+		s += share[i];
+	return end > from ? s / (end - from) : 0;
+}
+
+/* Base pages of the set, and the page addresses for move_pages. */
+static void set_pages(struct bench *b, size_t n)
+{
+	int ph;
+
+	b->n = n;
+	b->addr = xcalloc(n, sizeof(*b->addr));
+	b->status = xcalloc(n, sizeof(*b->status));
+	b->prev = xcalloc(n, sizeof(*b->prev));
+	for (ph = 0; ph < 2; ph++)
+		b->prob[ph] = xcalloc(n, sizeof(double));
+}
+
+/* A mapping of @n pages, 2 MiB aligned, huge or not as @thp says. */
+static char *map_set(size_t n, int thp)
+{
+	size_t len = n * page_size, align = HUGE_PAGES * page_size, head;
+	char *p = mmap(NULL, len + align, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	head = (align - (uintptr_t)p % align) % align;
+	if (head)
+		munmap(p, head);
+	munmap(p + head + len, align - head);
+	p += head;
+	if (madvise(p, len, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE))
+		die("madvise");
+	return p;
+}
+
+static void set_addr(struct bench *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		b->addr[i] = b->base + i * page_size;
+}
+
+static void touch(char *p, size_t first, size_t n)
+{
+	size_t i;
+
+	for (i = first; i < first + n; i++)
+		p[i * page_size] = 1;
+}
+
+static char thp_setting[64] = "-";
+
+/* THP for madvised memory: say what the guest has, turn it on if it was off. */
+static void thp_on(void)
+{
+	char *s, *e;
+
+	if (read_file(THP, thp_setting, sizeof(thp_setting)))
+		die(THP " (no THP in this kernel)");
+	s = strchr(thp_setting, '[');
+	e = s ? strchr(s, ']') : NULL;
+	if (!e)
+		die(THP);
+	*e = '\0';
+	memmove(thp_setting, s + 1, strlen(s + 1) + 1);
+	printf("htmm-tierbench: " THP ": %s\n", thp_setting);
+	if (!strcmp(thp_setting, "never"))
+		put(THP, "madvise");
+}
+
+/* stable, moving: cold data fills node 0, then the hot set(s) on node 1. */
+static void setup_sweep(struct bench *b, size_t hot_pages)
+{
+	size_t i, cold_pages;
+	long free0 = node_free_pages(0);
+	int ph, sets = b->v->phase ? 2 : 1;
+
+	if (free0 < 0)
+		die("node 0 meminfo");
+	cold_pages = free0 > (long)(MARGIN_MIB << 20) / page_size ?
+		     free0 - (MARGIN_MIB << 20) / page_size : 0;
+	b->hot = hot_pages;
+	set_pages(b, hot_pages * sets);
+	if (cold_pages)
+		place(cold_pages, 0);
+	b->sets[0] = place(hot_pages, 1);
+	b->sets[1] = sets == 2 ? place(hot_pages, 1) : b->sets[0];
+	for (ph = 0; ph < sets; ph++)
+		for (i = 0; i < hot_pages; i++) {
+			b->addr[ph * hot_pages + i] = b->sets[ph] + i * page_size;
+			b->prob[ph][ph * hot_pages + i] = 1.0 / hot_pages;
+		}
+	if (sets == 1)
+		memcpy(b->prob[1], b->prob[0], b->n * sizeof(double));
+}
+
+/* zipf, thp: 1.25x the room, interleaved; ranks to pages at random. */
+static void setup_zipf(struct bench *b)
+{
+	size_t n = b->room + b->room / 4, r, ph, u;
+	uint64_t x = b->seed;
+	int node;
+	double *p, sum = 0;
+
+	if (b->v->thp) {
+		thp_on();
+		b->unit = HUGE_PAGES;
+		n = (n + HUGE_PAGES - 1) / HUGE_PAGES * HUGE_PAGES;
+	}
+	set_pages(b, n);
+	b->heads = xcalloc(n / b->unit, sizeof(*b->heads));
+	p = xcalloc(n, sizeof(*p));
+	for (r = 0; r < n; r++)
+		sum += p[r] = pow_neg(r + 1, b->v->skew);
+	for (r = 0; r < n; r++)
+		p[r] /= sum;
+	b->thr = xcalloc(n, sizeof(*b->thr));
+	b->alias = xcalloc(n, sizeof(*b->alias));
+	alias_build(p, n, b->thr, b->alias);
+	for (ph = 0; ph < 2; ph++) {
+		b->perm[ph] = xcalloc(n, sizeof(uint32_t));
+		shuffle(b->perm[ph], n, &x);
+		for (r = 0; r < n; r++)
+			b->prob[ph][b->perm[ph][r]] = p[r];
+	}
+	free(p);
+	b->room = room_now();	/* less what the tables took */
+	b->base = map_set(n, b->v->thp);
+	set_addr(b);
+	/*
+	 * Interleaved: even pages (huge pages) on node 0, odd ones on node 1,
+	 * whatever the address (the interleave policy goes by the address).
+	 */
+	for (node = 0; node < 2; node++) {
+		set_policy(MPOL_BIND_, 1UL << node);
+		for (u = node; u < n / b->unit; u += 2)
+			touch(b->base, u * b->unit, b->unit);
+	}
+	set_policy(MPOL_DEFAULT_, 0);
+}
+
+/*
+ * gups: the room / 0.6 pages, a hot set of a fifth of them at slot 0,
+ * later at the last slots; both on node 1, the other slots on node 0
+ * but for ROOM_SLACK pages.
+ */
+static void setup_gups(struct bench *b)
+{
+	size_t n = b->room * 5 / 3, hot = n / 5, i, s, on0;
+	uint64_t x = b->seed;
+	uint32_t *perm = NULL;
+	int ph;
+
+	set_pages(b, n);
+	b->hot = hot;
+	b->hot_at[0] = 0;
+	b->hot_at[1] = n - hot;
+	if (b->v->scattered) {
+		perm = xcalloc(n, sizeof(*perm));
+		shuffle(perm, n, &x);
+	}
+	b->perm[0] = b->perm[1] = perm;
+	for (ph = 0; ph < 2; ph++)
+		for (s = 0; s < n; s++) {
+			i = perm ? perm[s] : s;
+			b->prob[ph][i] = s >= b->hot_at[ph] && s < b->hot_at[ph] + hot ?
+					 0.9 / hot : 0.1 / (n - hot);
+		}
+	b->room = room_now();	/* less what the tables took */
+	b->base = map_set(n, 0);
+	set_addr(b);
+	set_policy(MPOL_BIND_, 2);
+	for (s = 0; s < hot; s++) {
+		touch(b->base, perm ? perm[s] : s, 1);
+		touch(b->base, perm ? perm[n - hot + s] : n - hot + s, 1);
+	}
+	set_policy(MPOL_BIND_, 1);
+	on0 = b->room > ROOM_SLACK ? b->room - ROOM_SLACK : 0;
+	for (s = hot; s < n - hot; s++) {
+		if (s - hot == on0)
+			set_policy(MPOL_BIND_, 2);
+		touch(b->base, perm ? perm[s] : s, 1);
+	}
+	set_policy(MPOL_DEFAULT_, 0);
+}
+
+static void usage(void)
+{
+	size_t i;
+
+	fprintf(stderr, "usage: htmm-tierbench --system none|htmm|numab|damon [--variant V] [--seconds S] [--hot-mib M] [--seed N] [-o FILE.json]\nvariants:");
+	for (i = 0; i < ARRAY_SIZE(variants); i++)
+		fprintf(stderr, " %s", variants[i].name);
+	fprintf(stderr, "\n");
+	exit(2);
+}
+
 int main(int argc, char **argv)
 {
-	int seconds = 60, hot_mib = 64, moving = 0, i, n, half;
-	const char *sys = NULL, *json = "/tmp/tierbench.json";
-	double share[MAX_SECONDS], t0, cpu0, cpu1, sys0, sys1;
-	long long mig0, mig1, minimum, room;
-	size_t hot_pages, cold_pages;
-	struct rusage ru;
-	struct sweep sw = { 0 };
+	int seconds = 60, hot_mib = 64, i, n, half, nk0, nk1;
+	const char *sys = NULL, *vname = "stable", *json = "/tmp/tierbench.json";
+	double share[MAX_SECONDS], t0, t1, thread_sec[ARRAY_SIZE(kthreads)] = { 0 };
+	long long mig0, mig1, mig_half = -1, min0, min1 = 0, demote0, demote1 = 0;
+	long long sys0, sys1, user0, user1, obs0, obs1, unused, promoted = 0, demoted = 0;
+	long long huge0 = -1, huge1 = -1, done0, done1;
+	static struct kthread_cpu k0[4096], k1[4096];
+	struct bench b = { .unit = 1, .seed = 1 };
+	double start_share, daemons = 0, busy = 0, q0;
+	void *(*worker)(void *);
+	size_t u;
 	pthread_t th;
-	long free0, high0;
+	long room;
 	FILE *out;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--system") && i + 1 < argc)
 			sys = argv[++i];
+		else if (!strcmp(argv[i], "--variant") && i + 1 < argc)
+			vname = argv[++i];
 		else if (!strcmp(argv[i], "--moving"))
-			moving = 1;
+			vname = "moving";
 		else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
 			seconds = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--hot-mib") && i + 1 < argc)
 			hot_mib = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+			b.seed = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			json = argv[++i];
 		else
-			goto usage;
+			usage();
 	}
 	for (i = 0; sys && i < (int)ARRAY_SIZE(systems); i++)
 		if (!strcmp(sys, systems[i]))
 			break;
-	if (!sys || i == (int)ARRAY_SIZE(systems) || seconds < 4 || seconds > MAX_SECONDS || hot_mib < 1)
-		goto usage;
+	if (!sys || i == (int)ARRAY_SIZE(systems) || seconds < 4 ||
+	    seconds > MAX_SECONDS || hot_mib < 1 || !b.seed)
+		usage();
+	for (u = 0; u < ARRAY_SIZE(variants); u++)
+		if (!strcmp(vname, variants[u].name))
+			b.v = &variants[u];
+	if (!b.v)
+		usage();
 	page_size = sysconf(_SC_PAGESIZE);
 
-	/* Node 0 full of cold data, then the hot set(s) on node 1. */
-	free0 = node_free_mib(0);
-	if (free0 < 0)
-		die("node 0 meminfo");
-	cold_pages = (free0 > MARGIN_MIB ? free0 - MARGIN_MIB : 0) * (1 << 20) / page_size;
-	hot_pages = (size_t)hot_mib * (1 << 20) / page_size;
-	if (cold_pages)
-		place(cold_pages, 0);
-	sw.pages = hot_pages;
-	sw.set[0] = place(hot_pages, 1);
-	sw.set[1] = moving ? place(hot_pages, 1) : sw.set[0];
-	/*
-	 * The fewest pages any system could move: each hot page once, and
-	 * as many out of node 0 as its room lacks. The room is the free
-	 * memory above the zones' high watermarks: below them kswapd would
-	 * reclaim, and NUMA balancing promotes only above them too.
-	 */
-	free0 = node_free_mib(0);
-	high0 = node_high_pages(0);
-	if (high0 < 0)
-		die("/proc/zoneinfo");
-	room = free0 * (1 << 20) / page_size - high0;
-	room = room > 0 ? room : 0;
-	minimum = (long long)hot_pages * (moving ? 2 : 1);
-	if (minimum > room)
-		minimum += minimum - room;
-	printf("htmm-tierbench: %s%s: cold %zu MiB on node 0 (%ld MiB free left, %lld MiB above the high watermarks), hot %d MiB on node 1, %d s\n",
-	       sys, moving ? " (moving)" : "", cold_pages * page_size >> 20, free0,
-	       room * page_size >> 20, hot_mib, seconds);
+	/* Node 0's room, then the set and its placement. */
+	room = room_now();
+	b.room = room;
+	if (b.v->kind == SWEEP) {
+		setup_sweep(&b, (size_t)hot_mib * (1 << 20) / page_size);
+		worker = sweeper;
+	} else if (b.v->kind == ZIPF) {
+		setup_zipf(&b);
+		worker = zipf_worker;
+	} else {
+		setup_gups(&b);
+		worker = gups_worker;
+	}
+	for (i = 0; i < 2; i++)
+		best_placement(&b, i);
+	if (b.v->thp)
+		huge0 = anon_huge_kb(b.base);
+	query(&b);
+	start_share = share_of(&b, 0);
+	min0 = missing(&b, 0);
+	room = room_now();
+	demote0 = min0 > room ? min0 - room : 0;
+	printf("htmm-tierbench: %s, %s: %zu pages (%zu MiB), node 0's room %zu MiB (%ld MiB free now), best hit share %.3f, start %.3f of it, %lld pages to promote, %d s\n",
+	       sys, b.v->name, b.n, b.n * page_size >> 20, b.room * page_size >> 20,
+	       room * page_size >> 20, b.best[0], start_share, min0, seconds);
+	if (b.v->thp)
+		printf("htmm-tierbench: AnonHugePages %lld kB of %zu kB\n", huge0,
+		       b.n * page_size >> 10);
 	fflush(stdout);
 
-	if (pthread_create(&th, NULL, sweeper, &sw))
+	if (pthread_create(&th, NULL, worker, &b))
 		die("pthread_create");
+	while (!LOAD(b.tid))
+		usleep(1000);
+	memcpy(b.prev, b.status, b.n * sizeof(int));
 	mig0 = vmstat("pgmigrate_success");
-	cpu0 = daemons_cpu();
-	getrusage(RUSAGE_SELF, &ru);
-	sys0 = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	nk0 = kthreads_snapshot(k0, ARRAY_SIZE(k0));
+	thread_ticks(b.tid, &sys0, &user0);
+	thread_ticks(gettid(), &unused, &obs0);
+	obs0 += unused;
+	done0 = LOAD(b.done);
 	start_system(sys);
 	t0 = now();
-	half = moving ? seconds / 2 : seconds;
+	half = b.v->phase ? seconds / 2 : seconds;
 	for (n = 0; n < seconds; n++) {
 		while (now() < t0 + n + 1)
 			usleep(20000);
-		if (n == half)
-			STORE(sw.cur, 1);
-		share[n] = share_on(sw.set[LOAD(sw.cur)], hot_pages, 0);
-		printf("htmm-tierbench: %3d s  hot set %5.1f%% on node 0\n", n + 1,
+		if (n == half) {
+			/* The new popularity's pages not on node 0 now. */
+			query(&b);
+			mig_half = vmstat("pgmigrate_success");
+			min1 = missing(&b, 1);
+			room = room_now();
+			demote1 = min1 > room ? min1 - room : 0;
+			STORE(b.phase, 1);
+			printf("htmm-tierbench: the popularity changes: %lld pages to promote\n", min1);
+		}
+		q0 = now();
+		query(&b);
+		busy += now() - q0;
+		share[n] = share_of(&b, n >= half);
+		for (u = 0; u < b.n; u++) {
+			promoted += b.prev[u] != 0 && b.status[u] == 0;
+			demoted += b.prev[u] == 0 && b.status[u] != 0;
+		}
+		memcpy(b.prev, b.status, b.n * sizeof(int));
+		printf("htmm-tierbench: %3d s  %5.1f%% of the best hit share\n", n + 1,
 		       100 * share[n]);
 		fflush(stdout);
 	}
+	t1 = now();
 	mig1 = vmstat("pgmigrate_success");
-	cpu1 = daemons_cpu();
-	getrusage(RUSAGE_SELF, &ru);
-	sys1 = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	nk1 = kthreads_snapshot(k1, ARRAY_SIZE(k1));
+	thread_ticks(b.tid, &sys1, &user1);
+	thread_ticks(gettid(), &unused, &obs1);
+	obs1 += unused;
+	done1 = LOAD(b.done);
+	if (b.v->thp)
+		huge1 = anon_huge_kb(b.base);
 	stop_system(sys);
-	STORE(sw.stop, 1);
+	STORE(b.stop, 1);
 	pthread_join(th, NULL);
+	kthreads_delta(k0, nk0, k1, nk1, thread_sec);
+	for (i = 0; i < NR_DAEMONS; i++)
+		daemons += thread_sec[i];
 
 	out = fopen(json, "w");
 	if (!out)
 		die(json);
-	fprintf(out, "{\"system\": \"%s\", \"variant\": \"%s\", \"seconds\": %d, \"hot_pages\": %zu, "
-		"\"t50\": %d, \"t90\": %d, \"t99\": %d, \"t90_after_move\": %d, "
-		"\"final_share\": %.4f, \"migrated\": %lld, \"minimum\": %lld, "
-		"\"migrated_over_minimum\": %.3f, \"daemon_cpu_s\": %.2f, "
-		"\"workload_sys_s\": %.2f, \"share\": [",
-		sys, moving ? "moving" : "stable", seconds, hot_pages,
+	fprintf(out, "{\"system\": \"%s\", \"variant\": \"%s\", \"seconds\": %d, \"seed\": %llu, "
+		"\"pages\": %zu, \"room_pages\": %zu, \"unit_pages\": %zu, \"hot_pages\": %zu, "
+		"\"skew\": %g, \"best_hit_share\": [%.4f, %.4f], \"start_share\": %.4f, "
+		"\"phase_s\": %d, \"t50\": %d, \"t90\": %d, \"t95\": %d, \"t99\": %d, "
+		"\"t90_after\": %d, \"t95_after\": %d, \"final_share\": %.4f, "
+		"\"final_share_before\": %.4f, \"migrated\": %lld, \"migrated_before\": %lld, "
+		"\"minimum\": %lld, \"minimum_before\": %lld, \"migrated_over_minimum\": %.3f, "
+		"\"demotions_needed\": %lld, \"promoted_seen\": %lld, \"demoted_seen\": %lld, "
+		"\"thread_cpu_s\": {",
+		sys, b.v->name, seconds, (unsigned long long)b.seed, b.n, b.room, b.unit,
+		b.hot, b.v->skew, b.best[0], b.best[1], start_share,
+		b.v->phase ? half : -1,
 		time_to(share, half, 0, 0.5), time_to(share, half, 0, 0.9),
-		time_to(share, half, 0, 0.99),
-		moving ? time_to(share, seconds, half, 0.9) : -1, share[seconds - 1],
-		mig1 - mig0, minimum, (double)(mig1 - mig0) / minimum, cpu1 - cpu0,
-		sys1 - sys0);
+		time_to(share, half, 0, 0.95), time_to(share, half, 0, 0.99),
+		b.v->phase ? time_to(share, seconds, half, 0.9) : -1,
+		b.v->phase ? time_to(share, seconds, half, 0.95) : -1,
+		mean_last(share, seconds, 10),
+		b.v->phase ? mean_last(share, half, 10) : -1,
+		mig1 - mig0, b.v->phase ? mig_half - mig0 : -1,
+		min0 + min1, min0, (double)(mig1 - mig0) / (min0 + min1 ? min0 + min1 : 1),
+		demote0 + demote1, promoted, demoted);
+	for (i = 0; i < (int)ARRAY_SIZE(kthreads); i++)
+		fprintf(out, "%s\"%s\": %.2f", i ? ", " : "", kthreads[i], thread_sec[i]);
+	fprintf(out, "}, \"daemon_cpu_s\": %.2f, \"workload_sys_s\": %.2f, "
+		"\"workload_user_s\": %.2f, \"observer_cpu_s\": %.2f, \"observer_query_s\": %.2f, "
+		"\"accesses_per_s\": %.0f, \"thp_enabled\": \"%s\", "
+		"\"anon_huge_kb_start\": %lld, \"anon_huge_kb_end\": %lld, \"share\": [",
+		daemons, (double)(sys1 - sys0) / sysconf(_SC_CLK_TCK),
+		(double)(user1 - user0) / sysconf(_SC_CLK_TCK),
+		(double)(obs1 - obs0) / sysconf(_SC_CLK_TCK), busy,
+		(done1 - done0) / (t1 - t0), thp_setting, huge0, huge1);
 	for (i = 0; i < seconds; i++)
 		fprintf(out, "%s%.4f", i ? ", " : "", share[i]);
 	fprintf(out, "]}\n");
 	fclose(out);
 	return 0;
-usage:
-	fprintf(stderr, "usage: htmm-tierbench --system none|htmm|numab|damon [--moving] [--seconds S] [--hot-mib M] [-o FILE.json]\n");
-	return 2;
 }
