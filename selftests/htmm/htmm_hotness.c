@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
@@ -53,6 +54,20 @@ static void *toucher(void *arg)
 			usleep(1000);
 	}
 	return NULL;
+}
+
+/* Touch the @n pages at @p over and over, for @us microseconds. */
+static void touch_for(char *p, int n, long us)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		touch_pages(p, n);
+		usleep(5000);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000000L +
+		 (t.tv_nsec - t0.tv_nsec) / 1000 < us);
 }
 
 /* A tracked page, as the pages file shows it. */
@@ -406,15 +421,14 @@ TEST_F(hot, bound_counts_untracked)
 	touch_pages(p, 1024);
 	ASSERT_EQ(0, htmm_start(getpid(), -1));
 	usleep(500000);
-	touch_pages(p, 1024);
-	usleep(500000);
+	/* abit counts the pages used in a window: keep using them. */
+	touch_for(p, 1024, 1000000);
 	EXPECT_GE(100, session_value(getpid(), "nr_tracked_pages"));
 	EXPECT_LT(0, session_value(getpid(), "nr_untracked"));
 	EXPECT_LT(0, session_value(getpid(), "nr_sampled"));
 	/* Two epochs on, touched again: other pages got records. */
 	usleep(2500000);
-	touch_pages(p, 1024);
-	usleep(500000);
+	touch_for(p, 1024, 1000000);
 	EXPECT_GE(100, session_value(getpid(), "nr_tracked_pages"));
 	EXPECT_LT(0, session_value(getpid(), "nr_evicted"));
 }
