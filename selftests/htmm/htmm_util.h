@@ -480,4 +480,453 @@ FIXTURE_TEARDOWN(htmm)
 }
 #endif
 
+#ifdef TEST_HARNESS_MAIN
+#include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+
+/*
+ * The guard: what one test program leaves behind must not fail the next.
+ * kselftest's runner ends a program that outlives its timeout with
+ * SIGTERM, Ctrl-C sends SIGINT; neither reaches the tests' processes,
+ * which the harness runs in a process group of their own, and what a
+ * test changed (a system-wide session, a setting, an offline CPU) only
+ * its own teardown undoes. So, before the first test, the harness's
+ * process becomes a child subreaper (the tests' orphans become its
+ * children) and notes the sessions and the settings. When one of those
+ * signals ends it, and when it exits, it
+ *  - kills the tests' processes that are still alive,
+ *  - ends the sessions that were not there before (a dead process's
+ *    session ends by itself: it waits for those),
+ *  - writes back each setting that changed,
+ * and says so. At exit, anything it had to clean up fails the program.
+ * After a signal it raises the signal again, for the runner to see.
+ * Programs the tests exec inherit HTMM_GUARD and guard nothing.
+ * The cleaning up is async-signal-safe.
+ */
+#define HTMM_GUARD_FILES	64
+#define HTMM_GUARD_SESSIONS	16
+#define HTMM_GUARD_VAL		1024
+
+static struct {
+	pid_t main;		/* the harness's process; 0: no guard */
+	int nr_files, nr_sessions;
+	struct {
+		char path[96];
+		char val[HTMM_GUARD_VAL];
+	} file[HTMM_GUARD_FILES];
+	char session[HTMM_GUARD_SESSIONS][16];	/* there before the tests */
+	pid_t ksamplingd;
+	cpu_set_t ksamplingd_cpus;
+} htmm_guard;
+
+static void htmm_guard_say(const char *s)
+{
+	if (write(STDOUT_FILENO, s, strlen(s)) < 0)
+		return;
+}
+
+static char *htmm_guard_itoa(long v, char *buf)
+{
+	char *p = buf + 23;
+
+	*p = '\0';
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	return p;
+}
+
+static pid_t htmm_guard_atoi(const char *s)
+{
+	long v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > INT_MAX / 10)
+			return -1;
+		v = v * 10 + *s - '0';
+	}
+	return v;
+}
+
+/* @path's value as written: a list's [choice], no trailing newline. */
+static int htmm_guard_read(const char *path, char *val)
+{
+	char *s, *e;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, val, HTMM_GUARD_VAL);
+	close(fd);
+	if (n < 0 || n == HTMM_GUARD_VAL)
+		return -1;
+	val[n] = '\0';
+	while (n && val[n - 1] == '\n')
+		val[--n] = '\0';
+	s = strchr(val, '[');
+	e = s ? strchr(s, ']') : NULL;
+	if (e) {
+		*e = '\0';
+		memmove(val, s + 1, e - s);
+	}
+	return 0;
+}
+
+struct htmm_guard_dirent {
+	unsigned long long ino;
+	long long off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+/* Call @fn for each entry of @dir but . and .. */
+static void htmm_guard_each(const char *dir, void (*fn)(const char *, void *),
+			    void *arg)
+{
+	unsigned long long buf[512];
+	struct htmm_guard_dirent *d;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	long n, off;
+
+	if (fd < 0)
+		return;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (off = 0; off < n; off += d->reclen) {
+			d = (struct htmm_guard_dirent *)((char *)buf + off);
+			if (strcmp(d->name, ".") && strcmp(d->name, ".."))
+				fn(d->name, arg);
+		}
+	}
+	close(fd);
+}
+
+/* State, parent and process group of process @name, from /proc. */
+static int htmm_guard_stat(const char *name, char *state, pid_t *ppid,
+			   pid_t *pgrp)
+{
+	char path[64] = "/proc/", buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	strcat(strcat(path, name), "/stat");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "pid (comm) S ppid pgrp ...": comm may hold anything */
+	p = strrchr(buf, ')');
+	if (!p || strlen(p) < 6)
+		return -1;
+	*state = p[2];
+	*ppid = *pgrp = 0;
+	for (p += 4; *p >= '0' && *p <= '9'; p++)
+		*ppid = *ppid * 10 + *p - '0';
+	for (p++; *p >= '0' && *p <= '9'; p++)
+		*pgrp = *pgrp * 10 + *p - '0';
+	return 0;
+}
+
+struct htmm_guard_found {
+	int n;
+	char say[256];		/* what was found, for the report */
+};
+
+static void htmm_guard_note(struct htmm_guard_found *f, const char *what)
+{
+	size_t len = strlen(f->say);
+
+	if (len + strlen(what) + 2 < sizeof(f->say)) {
+		if (len)
+			strcat(f->say, " ");
+		strcat(f->say, what);
+	}
+	f->n++;
+}
+
+/* Kill a live child of the harness's process, and its process group. */
+static void htmm_guard_kill_child(const char *name, void *arg)
+{
+	pid_t pid = htmm_guard_atoi(name), ppid, pgrp;
+	char state;
+
+	if (pid <= 0 || htmm_guard_stat(name, &state, &ppid, &pgrp) ||
+	    ppid != htmm_guard.main || state == 'Z' || state == 'X')
+		return;
+	if (pgrp > 1 && pgrp != getpgrp())
+		kill(-pgrp, SIGKILL);
+	kill(pid, SIGKILL);
+	htmm_guard_note(arg, name);
+}
+
+static void htmm_guard_nap(void)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Kill what is left of the tests (in 10 s at most) and reap it. */
+static void htmm_guard_kill_tests(struct htmm_guard_found *found)
+{
+	struct htmm_guard_found again = { 0 };
+	int i;
+
+	htmm_guard_each("/proc", htmm_guard_kill_child, found);
+	for (i = 0, again.n = found->n; again.n && i < 1000; i++) {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		htmm_guard_nap();
+		again.n = 0;
+		htmm_guard_each("/proc", htmm_guard_kill_child, &again);
+	}
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
+struct htmm_guard_sessions {
+	struct htmm_guard_found ended;
+	int dying;		/* sessions of processes that are gone */
+};
+
+/* End a session that was not there before, unless its process is gone. */
+static void htmm_guard_end_session(const char *name, void *arg)
+{
+	struct htmm_guard_sessions *s = arg;
+	pid_t pid = htmm_guard_atoi(name), ppid, pgrp;
+	char state;
+	int i;
+
+	for (i = 0; i < htmm_guard.nr_sessions; i++)
+		if (!strcmp(name, htmm_guard.session[i]))
+			return;
+	if (!strcmp(name, "all")) {
+		htmm_end(-1);
+	} else if (pid > 0) {
+		if (htmm_guard_stat(name, &state, &ppid, &pgrp) ||
+		    state == 'Z' || state == 'X') {
+			s->dying++;
+			return;
+		}
+		htmm_end(pid);
+	}
+	htmm_guard_note(&s->ended, name);
+}
+
+/* Sessions that were not there before: ended, or gone within 5 s. */
+static void htmm_guard_end_sessions(struct htmm_guard_found *ended,
+				    int *dying)
+{
+	struct htmm_guard_sessions s = { 0 };
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		s.dying = 0;
+		htmm_guard_each(HTMM_SYSFS "/sessions", htmm_guard_end_session,
+				&s);
+		if (!s.dying)
+			break;
+		htmm_guard_nap();
+	}
+	*ended = s.ended;
+	*dying = s.dying;
+}
+
+/* Write back each setting that changed, twice (one may need another). */
+static void htmm_guard_restore(struct htmm_guard_found *changed)
+{
+	char now[HTMM_GUARD_VAL];
+	int i, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < htmm_guard.nr_files; i++) {
+			if (htmm_guard_read(htmm_guard.file[i].path, now) ||
+			    !strcmp(now, htmm_guard.file[i].val))
+				continue;
+			if (!pass)
+				htmm_guard_note(changed,
+						htmm_guard.file[i].path);
+			write_file(htmm_guard.file[i].path,
+				   htmm_guard.file[i].val);
+		}
+	}
+	if (htmm_guard.ksamplingd > 0)
+		sched_setaffinity(htmm_guard.ksamplingd,
+				  sizeof(htmm_guard.ksamplingd_cpus),
+				  &htmm_guard.ksamplingd_cpus);
+}
+
+static void htmm_guard_report(const char *what, struct htmm_guard_found *f)
+{
+	char num[24];
+
+	if (!f->n)
+		return;
+	htmm_guard_say("# ");
+	htmm_guard_say(program_invocation_short_name);
+	htmm_guard_say(": ");
+	htmm_guard_say(what);
+	htmm_guard_say(" (");
+	htmm_guard_say(htmm_guard_itoa(f->n, num));
+	htmm_guard_say("): ");
+	htmm_guard_say(f->say);
+	htmm_guard_say("\n");
+}
+
+/* Clean up after the tests; the number of things that had to be. */
+static int htmm_guard_cleanup(bool at_exit)
+{
+	struct htmm_guard_found procs = { 0 }, ended = { 0 }, changed = { 0 };
+	struct htmm_guard_found dying = { .say = "their processes are gone" };
+
+	htmm_guard_kill_tests(&procs);
+	htmm_guard_report(at_exit ? "processes left behind, killed" :
+			  "the test's processes, killed with their groups",
+			  &procs);
+	htmm_guard_end_sessions(&ended, &dying.n);
+	htmm_guard_report(at_exit ? "sessions left behind, ended" :
+			  "sessions the tests started, ended", &ended);
+	htmm_guard_report("sessions that did not end within 5 s", &dying);
+	htmm_guard_restore(&changed);
+	htmm_guard_report(at_exit ? "settings left changed, written back" :
+			  "settings the tests changed, written back", &changed);
+	return procs.n + ended.n + dying.n + changed.n;
+}
+
+static void htmm_guard_signal(int sig)
+{
+	sigset_t set;
+	char num[24];
+
+	if (getpid() == htmm_guard.main) {
+		htmm_guard_say("# ");
+		htmm_guard_say(program_invocation_short_name);
+		htmm_guard_say(": signal ");
+		htmm_guard_say(htmm_guard_itoa(sig, num));
+		htmm_guard_say(": cleaning up after the tests\n");
+		htmm_guard_cleanup(false);
+	}
+	/* As without the guard: the default action, once this returns. */
+	signal(sig, SIG_DFL);
+	raise(sig);
+	if (getpid() == htmm_guard.main) {
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		_exit(128 + sig);
+	}
+}
+
+static void htmm_guard_exit(void)
+{
+	if (getpid() != htmm_guard.main)
+		return;
+	fflush(stdout);
+	fflush(stderr);
+	if (htmm_guard_cleanup(true)) {
+		htmm_guard_say("# ");
+		htmm_guard_say(program_invocation_short_name);
+		htmm_guard_say(": it must leave the machine as it found it: FAIL\n");
+		_exit(KSFT_FAIL);
+	}
+}
+
+static void htmm_guard_save(const char *path)
+{
+	int i = htmm_guard.nr_files;
+	struct stat st;
+
+	if (i == HTMM_GUARD_FILES || strlen(path) >= sizeof(htmm_guard.file[i].path) ||
+	    stat(path, &st) || !S_ISREG(st.st_mode) || !(st.st_mode & 0200) ||
+	    htmm_guard_read(path, htmm_guard.file[i].val))
+		return;
+	snprintf(htmm_guard.file[i].path, sizeof(htmm_guard.file[i].path), "%s", path);
+	htmm_guard.nr_files++;
+}
+
+/* The writable files of @dir and of its directories, but sessions/. */
+static void htmm_guard_save_dir(const char *dir, int depth)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	struct stat st;
+	DIR *dp = opendir(dir);
+
+	while (dp && (d = readdir(dp))) {
+		if (d->d_name[0] == '.' || !strcmp(d->d_name, "sessions"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+			if (depth)
+				htmm_guard_save_dir(path, depth - 1);
+		} else {
+			htmm_guard_save(path);
+		}
+	}
+	if (dp)
+		closedir(dp);
+}
+
+static void htmm_guard_note_session(const char *name, void *arg)
+{
+	if (htmm_guard.nr_sessions < HTMM_GUARD_SESSIONS)
+		snprintf(htmm_guard.session[htmm_guard.nr_sessions++],
+			 sizeof(htmm_guard.session[0]), "%s", name);
+	if (!strcmp(name, "all"))
+		htmm_guard_say("# a system-wide session runs already: the tests that start one will fail\n");
+}
+
+__attribute__((constructor)) static void htmm_guard_arm(void)
+{
+	static const char * const other[] = {
+		"/proc/sys/kernel/perf_event_paranoid",
+		"/proc/sys/kernel/numa_balancing",
+		"/proc/sys/vm/nr_hugepages",
+		"/sys/kernel/mm/transparent_hugepage/enabled",
+		TRACEFS "/events/htmm/htmm_sample/enable",
+	};
+	struct sigaction sa = { .sa_handler = htmm_guard_signal };
+	long cpu, cpus = sysconf(_SC_NPROCESSORS_CONF);
+	char path[96];
+	unsigned int i;
+
+	if (getenv("HTMM_GUARD") || geteuid() || access(HTMM_SYSFS, F_OK))
+		return;
+	setenv("HTMM_GUARD", "1", 1);
+	htmm_guard_save_dir(HTMM_SYSFS, 1);
+	for (i = 0; i < ARRAY_SIZE(other); i++)
+		htmm_guard_save(other[i]);
+	for (cpu = 1; cpu < cpus; cpu++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/online", cpu);
+		htmm_guard_save(path);
+	}
+	htmm_guard_each(HTMM_SYSFS "/sessions", htmm_guard_note_session, NULL);
+	htmm_guard.ksamplingd = find_ksamplingd();
+	if (htmm_guard.ksamplingd > 0 &&
+	    sched_getaffinity(htmm_guard.ksamplingd, sizeof(htmm_guard.ksamplingd_cpus),
+			      &htmm_guard.ksamplingd_cpus))
+		htmm_guard.ksamplingd = 0;
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	htmm_guard.main = getpid();
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGHUP);
+	sigaddset(&sa.sa_mask, SIGALRM);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	atexit(htmm_guard_exit);
+}
+#endif /* TEST_HARNESS_MAIN */
+
 #endif /* HTMM_UTIL_H */
