@@ -29,7 +29,9 @@ BZIMAGE    = $(KOUT)/arch/x86/boot/bzImage
 INITRAMFS  = $(BUILD)/initramfs.cpio
 STAMP      = $(TREE)/.git/htmm-series
 KSFT       = $(BUILD)/ksft/tools/testing/selftests
-SELFTESTS_OUT = $(BUILD)/selftests
+# kselftest's install of the htmm target: run_kselftest.sh, kselftest/
+# (runner.sh), htmm/ (the programs, settings) and kselftest-list.txt.
+KSFT_INSTALL = $(BUILD)/kselftest
 CHECK_LOG  = $(BUILD)/check-$(FLAVOR).log
 # KUnit suites that must report in `make check`
 KUNIT_SUITES = htmm htmm_source htmm_hotness htmm_tier htmm_bandwidth
@@ -109,16 +111,22 @@ kernel: config
 	@start=$$(date +%s); $(KMAKE) -s bzImage && $(KMAKE) -s headers_install && \
 		echo "kernel: $(FLAVOR) guest kernel ready in $$(( $$(date +%s) - start )) s"
 
-# Built outside the kernel tree, against its kselftest framework and the
-# uapi headers the series installs.
+# Built and installed as kselftest does it for a target (make -C
+# tools/testing/selftests TARGETS=htmm install), in a copy of the
+# kernel's tools/testing/selftests with htmm/ added (where the series'
+# last patch puts it), static, against the uapi headers the series
+# installs.
 selftests: kernel
-	@rm -rf $(KSFT) $(SELFTESTS_OUT)
-	@mkdir -p $(KSFT) $(SELFTESTS_OUT)
-	@cp $(addprefix $(TREE)/tools/testing/selftests/,lib.mk kselftest.h kselftest_harness.h) $(KSFT)/
+	@rm -rf $(BUILD)/ksft $(KSFT_INSTALL)
+	@mkdir -p $(KSFT) $(BUILD)/ksft/scripts
+	@cp $(TREE)/scripts/subarch.include $(BUILD)/ksft/scripts/
+	@cp -r $(addprefix $(TREE)/tools/testing/selftests/,Makefile lib.mk kselftest.h \
+		kselftest_harness.h kselftest run_kselftest.sh) $(KSFT)/
 	@cp -r selftests/htmm $(KSFT)/htmm
-	$(MAKE) -C $(KSFT)/htmm OUTPUT=$(SELFTESTS_OUT) LDFLAGS=-static \
+	@$(MAKE) -s --no-print-directory -C $(KSFT) TARGETS=htmm install \
+		INSTALL_PATH=$(KSFT_INSTALL) LDFLAGS=-static \
 		KHDR_INCLUDES="-isystem $(KOUT)/usr/include"
-	@rm -f $(SELFTESTS_OUT)/*.o
+	@echo "selftests: kselftest install in $(KSFT_INSTALL) ($$(wc -l <$(KSFT_INSTALL)/kselftest-list.txt) programs)"
 
 tools: deps
 	@$(MAKE) --no-print-directory $(TOOLS)
@@ -299,16 +307,22 @@ check-guest: kernel selftests initramfs $(BIN)/htmm-hwcheck $(BIN)/htmmctl $(BIN
 		$(BIN)/hotcold
 	@$(MAKE) --no-print-directory guest-run FLAVOR=$(FLAVOR)
 
+# The kselftests run under kselftest's own runner (run_kselftest.sh in
+# the install, copied to /kselftest), the other programs after them.
 guest-run:
-	@ksft="$(notdir $(wildcard $(SELFTESTS_OUT)/*))"; progs="$$ksft hwcheck-guest htmmctl-guest"; \
+	@[ -x $(KSFT_INSTALL)/run_kselftest.sh ] || { echo "guest-run: no kselftest install in $(KSFT_INSTALL) (make selftests)" >&2; exit 2; }; \
+	ksft=$$(sed -n 's/^htmm://p' $(KSFT_INSTALL)/kselftest-list.txt); \
+	other="hwcheck-guest htmmctl-guest"; progs="$$ksft $$other"; \
 	files="--file tools/guest-selftests --file tools/hwcheck/hwcheck-guest --file $(BIN)/htmm-hwcheck"; \
 	files="$$files --file tools/htmmctl-test/htmmctl-guest --file $(BIN)/htmmctl --file $(BIN)/nobody"; \
 	files="$$files --file $(BIN)/hotcold"; \
-	for p in $$ksft; do files="$$files --file $(SELFTESTS_OUT)/$$p"; done; \
+	for f in $$(cd $(KSFT_INSTALL) && find . -type f); do \
+		files="$$files --file $(KSFT_INSTALL)/$${f#./}:/kselftest/$${f#./}"; done; \
 	rc=0; tools/vm-run $(GUEST_QUIET) --timeout 2400 --log $(CHECK_LOG) --append "$(APPEND_$(FLAVOR))" \
-		$$files -- guest-selftests $$(printf '/bin/%s ' $$progs) || rc=$$?; \
+		$$files -- guest-selftests -k /kselftest $$(printf '/bin/%s ' $$other) || rc=$$?; \
 	echo "check: $(FLAVOR): guest exit status $$rc (console log: $(CHECK_LOG))"; \
-	tools/ktap-summary $(CHECK_LOG) $(KUNIT_SUITES) $$progs >$(CHECK_LOG).summary || rc=1; \
+	tools/ktap-summary --kunit-py $(TREE)/tools/testing/kunit/kunit.py \
+		$(CHECK_LOG) $(KUNIT_SUITES) $$progs >$(CHECK_LOG).summary || rc=1; \
 	sed 's/^/check: $(FLAVOR): /' $(CHECK_LOG).summary; \
 	exit $$rc
 
