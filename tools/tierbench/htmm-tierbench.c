@@ -16,15 +16,17 @@
  *   moving     the same; the sweep moves to a second hot set, also on
  *              node 1, half-way
  *   zipf-0.8, zipf-0.99, zipf-1.2
- *              1.25x the room in 4 KiB pages, interleaved over nodes 0
+ *              1.25x node 0's memory in 4 KiB pages (more than its
+ *              room; rounded up to 32 MiB), interleaved over nodes 0
  *              and 1; one thread adds to a random word of a page drawn
  *              from a Zipf distribution of that skew over the pages in a
  *              random order (hot pages scattered, as in a hash table);
  *              an alias table draws a page in constant time
  *   zipf-phase zipf-0.99, the order drawn again half-way
  *   gups-hotset
- *              the room / 0.6 in 4 KiB pages; random 8-byte updates, 90%
- *              of them to a hot set of 20% of the pages, contiguous, the
+ *              node 0's memory / 0.6 in 4 KiB pages (ditto); random
+ *              8-byte updates, 90% of them to a hot set of 20% of the
+ *              pages, contiguous, the
  *              rest to the others; the hot set starts on node 1, with
  *              the part it moves to half-way, the other pages fill the
  *              room on node 0
@@ -71,6 +73,7 @@
 #define THP		"/sys/kernel/mm/transparent_hugepage/enabled"
 #define MARGIN_MIB	48	/* of node 0 left free for the kernel (stable, moving) */
 #define ROOM_SLACK	2048	/* pages of the room gups leaves free */
+#define SET_ROUND	8192	/* zipf, gups, thp: pages in 32 MiB */
 #define MAX_SECONDS	600
 #define HUGE_PAGES	512	/* base pages per PMD page */
 #define MPOL_DEFAULT_	0
@@ -869,10 +872,28 @@ static void setup_sweep(struct bench *b, size_t hot_pages)
 		memcpy(b->prob[1], b->prob[0], b->n * sizeof(double));
 }
 
+/*
+ * @num/@den of node 0's memory (MemTotal, more than its room), rounded
+ * up to SET_ROUND: the room differs by thousands of pages from boot to
+ * boot, the set (and so its permutation and placement) must not, so
+ * that every system gets the same workload.
+ */
+static size_t set_size(size_t num, size_t den)
+{
+	char buf[4096], *s;
+	size_t pages;
+
+	if (read_file("/sys/devices/system/node/node0/meminfo", buf, sizeof(buf)) ||
+	    !(s = strstr(buf, "MemTotal:")))
+		die("node 0 meminfo");
+	pages = strtoull(s + 9, NULL, 10) / (page_size / 1024) * num / den;
+	return (pages + SET_ROUND - 1) / SET_ROUND * SET_ROUND;
+}
+
 /* zipf, thp: 1.25x the room, interleaved; ranks to pages at random. */
 static void setup_zipf(struct bench *b)
 {
-	size_t n = b->room + b->room / 4, r, ph, u;
+	size_t n = set_size(5, 4), r, ph, u;
 	uint64_t x = b->seed;
 	int node;
 	double *p, sum = 0;
@@ -880,7 +901,6 @@ static void setup_zipf(struct bench *b)
 	if (b->v->thp) {
 		thp_on();
 		b->unit = HUGE_PAGES;
-		n = (n + HUGE_PAGES - 1) / HUGE_PAGES * HUGE_PAGES;
 	}
 	set_pages(b, n);
 	b->heads = xcalloc(n / b->unit, sizeof(*b->heads));
@@ -921,7 +941,7 @@ static void setup_zipf(struct bench *b)
  */
 static void setup_gups(struct bench *b)
 {
-	size_t n = b->room * 5 / 3, hot = n / 5, i, s, on0;
+	size_t n = set_size(5, 3), hot = n / 5, i, s, on0;
 	uint64_t x = b->seed;
 	uint32_t *perm = NULL;
 	int ph;
