@@ -52,7 +52,8 @@ help:
 	@echo "  refresh    regenerate patches/ and series from the tree's commits"
 	@echo "  config     merge configs/*.config onto tinyconfig and verify them"
 	@echo "  kernel     build the guest bzImage (ccache in CCACHE_DIR)"
-	@echo "  selftests  build the kselftests in selftests/ (static, for the guest)"
+	@echo "  selftests  build the kselftests in selftests/ (static, for the guest) and"
+	@echo "             install them with kselftest's runner in build/kselftest"
 	@echo "  tools      build htmmctl and the hotcold workload (static)"
 	@echo "  install    htmmctl, htmm-hwcheck, htmm.h and the man pages into PREFIX"
 	@echo "             (/usr/local; DESTDIR= stages); needs only cc and make"
@@ -312,10 +313,11 @@ check-guest: kernel selftests initramfs $(BIN)/htmm-hwcheck $(BIN)/htmmctl $(BIN
 guest-run:
 	@[ -x $(KSFT_INSTALL)/run_kselftest.sh ] || { echo "guest-run: no kselftest install in $(KSFT_INSTALL) (make selftests)" >&2; exit 2; }; \
 	ksft=$$(sed -n 's/^htmm://p' $(KSFT_INSTALL)/kselftest-list.txt); \
-	other="hwcheck-guest htmmctl-guest"; progs="$$ksft $$other"; \
+	other="hwcheck-guest htmmctl-guest abi-guest"; progs="$$ksft $$other"; \
 	files="--file tools/guest-selftests --file tools/hwcheck/hwcheck-guest --file $(BIN)/htmm-hwcheck"; \
 	files="$$files --file tools/htmmctl-test/htmmctl-guest --file $(BIN)/htmmctl --file $(BIN)/nobody"; \
-	files="$$files --file $(BIN)/hotcold"; \
+	files="$$files --file $(BIN)/hotcold --file tools/abi-guest"; \
+	files="$$files --file Documentation/ABI/testing/sysfs-kernel-mm-htmm:/usr/share/htmm/sysfs-kernel-mm-htmm"; \
 	for f in $$(cd $(KSFT_INSTALL) && find . -type f); do \
 		files="$$files --file $(KSFT_INSTALL)/$${f#./}:/kselftest/$${f#./}"; done; \
 	rc=0; tools/vm-run $(GUEST_QUIET) --timeout 2400 --log $(CHECK_LOG) --append "$(APPEND_$(FLAVOR))" \
