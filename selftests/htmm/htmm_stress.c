@@ -183,7 +183,8 @@ TEST_F_TIMEOUT(htmm, racing_starts_one_wins, 120)
 	pthread_barrier_wait(&r.barrier);
 	for (i = 0; i < RACERS; i++)
 		pthread_join(th[i], NULL);
-	wins = other = 0;
+	wins = 0;
+	other = 0;
 	for (i = 0; i < RACERS; i++) {
 		wins += r.wins[i];
 		other += r.other[i];

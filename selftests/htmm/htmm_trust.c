@@ -89,7 +89,8 @@ static void run_nobody(struct __test_metadata *_metadata, const char *paranoid,
 	ASSERT_EQ(0, trace_samples(false));
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
-	f[0].pid = f[1].pid = child;
+	f[0].pid = child;
+	f[1].pid = child;
 	f[0].base = r->kernel_faults;
 	f[1].base = r->user_faults;
 	*kernel_hit = *user_hit = 0;

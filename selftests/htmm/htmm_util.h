@@ -882,7 +882,7 @@ static void htmm_guard_note_session(const char *name, void *arg)
 		snprintf(htmm_guard.session[htmm_guard.nr_sessions++],
 			 sizeof(htmm_guard.session[0]), "%s", name);
 	if (!strcmp(name, "all"))
-		htmm_guard_say("# a system-wide session runs already: the tests that start one will fail\n");
+		htmm_guard_say("# a system-wide session ran before: tests that start one fail\n");
 }
 
 __attribute__((constructor)) static void htmm_guard_arm(void)
