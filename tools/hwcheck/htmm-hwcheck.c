@@ -276,6 +276,8 @@ int main(int argc, char **argv)
 	bool bandwidth = false;
 	size_t mb = 512;
 	pid_t child;
+	int go[2];
+	char x;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--source") && i + 1 < argc)
@@ -326,17 +328,32 @@ int main(int argc, char **argv)
 	if (!strcmp(resolved, "none"))
 		return fail("this machine has no %s source", source);
 
+	/*
+	 * The workload waits for the session: its first touches are the
+	 * page faults the software source samples, and it would fault in
+	 * its whole buffer within milliseconds, before a late start.
+	 */
+	if (pipe(go))
+		return fail("pipe: %s", strerror(errno));
 	child = fork();
 	if (child < 0)
 		return fail("fork: %s", strerror(errno));
-	if (!child)
+	if (!child) {
+		close(go[1]);
+		if (read(go[0], &x, 1) != 1)
+			_exit(1);
 		workload(mb);
+	}
+	close(go[0]);
 	if (htmm_start(child, node)) {
 		err = errno;
 		kill(child, SIGKILL);
 		waitpid(child, &status, 0);
 		return fail("htmm_start: %s", strerror(err));
 	}
+	if (write(go[1], "x", 1) != 1)
+		return fail("pipe: %s", strerror(errno));
+	close(go[1]);
 	sleep(seconds);
 	for (i = 0; i < (int)ARRAY_SIZE(counters); i++)
 		val[i] = session_value(child, counters[i]);
