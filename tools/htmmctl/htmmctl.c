@@ -836,17 +836,21 @@ static void on_interrupt(int sig)
 	interrupted = 1;
 }
 
-/* Draw @h and write its TSV to @tsv; 0, or 1 if the TSV failed. */
-static int heatmap_done(struct heatmap *h, FILE *out, const char *tsv,
-			const struct out *o)
+/*
+ * Draw @h, @width columns (0: the terminal's) in rows of @bin seconds,
+ * and write its TSV to @tsv (NULL: none); 0, or 1 if the TSV failed.
+ */
+static int heatmap_done(struct heatmap *h, FILE *out, int width, double bin,
+			const char *tsv, const struct out *o)
 {
-	int err = heatmap_report(h, out, terminal_width(), 0, tsv, o);
+	int err = heatmap_report(h, out, width ? width : terminal_width(), bin,
+				 tsv, o);
 
 	if (err) {
 		fprintf(stderr, "htmmctl: cannot write %s: %s\n", tsv, strerror(-err));
 		return 1;
 	}
-	if (o->kind == OUT_HUMAN)
+	if (tsv && o->kind == OUT_HUMAN)
 		fprintf(out, "heatmap: data in %s (plot: tools/htmm-plot %s OUT.png)\n",
 			tsv, tsv);
 	return 0;
@@ -942,6 +946,13 @@ static int cmd_run(int node, const struct run_rec *rr, char **argv)
 			interval = 1;
 	}
 	snprintf(name, sizeof(name), "%d", child);
+	/* A first reading before CMD runs: one that exits at once has it. */
+	if (!read_row(&r, name)) {
+		have_row = true;
+		last_read = now();
+	} else {
+		read_err = errno;
+	}
 	t0 = now();
 	if (write(go[1], "x", 1) != 1)
 		perror("htmmctl: pipe");
@@ -991,7 +1002,8 @@ static int cmd_run(int node, const struct run_rec *rr, char **argv)
 			if (err == -EACCES || err == -EPERM) {
 				not_root(HTMM_DEBUGFS);
 				ret = 1;
-			} else if (err && err != -ENOENT) {
+			} else if (err && err != -ENOENT && err != -EIO) {
+				/* ENOENT, EIO: the session ended with CMD. */
 				fprintf(stderr, "htmmctl: snapshot: %s\n", strerror(-err));
 				ret = 1;
 			}
@@ -1025,7 +1037,7 @@ static int cmd_run(int node, const struct run_rec *rr, char **argv)
 	if (rec)
 		ret |= record_close(rec, rr->file);
 	if (heat && rr->tsv)
-		ret |= heatmap_done(heat, stderr, rr->tsv, &human);
+		ret |= heatmap_done(heat, stderr, 0, 0, rr->tsv, &human);
 	heatmap_free(heat);
 	/* CMD's status first, as perf stat and time give it; else ours. */
 	if (w != child)
@@ -1100,7 +1112,7 @@ static int cmd_heatmap(pid_t pid, double interval, long count, const char *tsv,
 	}
 	ret = snapshots(h, pid, interval, count);
 	if (!ret)
-		ret = heatmap_done(h, stdout, tsv, o);
+		ret = heatmap_done(h, stdout, 0, 0, tsv, o);
 	heatmap_free(h);
 	return ret;
 }
@@ -1180,17 +1192,8 @@ static int cmd_report(const struct args *a)
 	} else if (!strcmp(a->view, "placement")) {
 		ret = heatmap_placement(h, a->output, &a->out);
 	} else {
-		err = heatmap_report(h, stdout, a->width ? a->width : terminal_width(),
-				     a->interval, a->output, &a->out);
-		ret = 0;
-		if (err) {
-			fprintf(stderr, "htmmctl: cannot write %s: %s\n", a->output,
-				strerror(-err));
-			ret = 1;
-		} else if (a->output && a->out.kind == OUT_HUMAN) {
-			printf("heatmap: data in %s (plot: tools/htmm-plot %s OUT.png)\n",
-			       a->output, a->output);
-		}
+		ret = heatmap_done(h, stdout, a->width, a->interval, a->output,
+				   &a->out);
 	}
 	heatmap_free(h);
 	return ret;
