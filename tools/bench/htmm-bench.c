@@ -9,8 +9,10 @@
  * pages, touches each, unmaps them, ROUNDS times: every touch is a page
  * fault. Each repetition runs it four ways:
  *   none   no sampling
- *   htmm   under an htmm session, software source, period 1 (cpu_quota is
- *          set to 0, no limit, so that the CPU budget keeps it at 1)
+ *   htmm   under an htmm session on the workload's own process (a
+ *          child's samples would not count in the session's hotness),
+ *          software source, period 1 (cpu_quota is set to 0, no limit,
+ *          so that the CPU budget keeps it at 1)
  *   htmm0  the same with max_tracked_pages 0: no per-page hotness, so
  *          htmm - htmm0 is what hotness costs per sample
  *   perf   under "perf record -e page-faults -c 1 -d"
@@ -56,6 +58,7 @@ struct run {
 	double sampler_cpu;	/* s */
 	long long samples;
 	long long lost;
+	long long tracked;	/* pages in the session's hotness at the end */
 };
 
 static int reps = 5, rounds = 50, pages = 2048;
@@ -69,8 +72,8 @@ static double tv(struct timeval t)
 	return t.tv_sec + t.tv_usec / 1e6;
 }
 
-/* The workload, in the child: every touch is a fresh page fault. */
-static void __attribute__((noreturn)) workload(void)
+/* The workload: every touch is a fresh page fault. */
+static void workload_rounds(void)
 {
 	int r, i;
 
@@ -84,7 +87,6 @@ static void __attribute__((noreturn)) workload(void)
 			p[i * page_size] = 1;
 		munmap(p, pages * page_size);
 	}
-	_exit(0);
 }
 
 /*
@@ -109,51 +111,106 @@ static double proc_cpu(pid_t pid)
 	return (double)(ut + st) / sysconf(_SC_CLK_TCK);
 }
 
-static long long own_value(const char *name)
-{
-	char path[128], buf[64];
+/*
+ * The workload in a child, held before its first touch until go() and
+ * after its last until end(): a session can be started on the child
+ * itself, whose samples count in its hotness (a child's would not), and
+ * its counters read before it exits.
+ */
+struct held {
+	pid_t pid;
+	int to[2], from[2];
+};
 
-	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/%s", getpid(), name);
-	return read_file(path, buf, sizeof(buf)) ? -1 : strtoll(buf, NULL, 10);
+static int held_fork(struct held *w)
+{
+	char x;
+
+	if (pipe(w->to) || pipe(w->from))
+		return -1;
+	w->pid = fork();
+	if (w->pid < 0)
+		return -1;
+	if (!w->pid) {
+		if (read(w->to[0], &x, 1) != 1)
+			_exit(1);
+		workload_rounds();
+		if (write(w->from[1], "d", 1) != 1 || read(w->to[0], &x, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	return 0;
 }
 
-/* Run the workload in a child; its wall time and rusage. */
-static int run_workload(double *wall)
+/* Let the child run the workload; its wall time. */
+static int held_go(struct held *w, double *wall)
 {
 	double t0 = now();
-	int status;
-	pid_t c = fork();
+	char x;
 
-	if (c < 0)
-		return -1;
-	if (!c)
-		workload();
-	if (waitpid(c, &status, 0) != c || !WIFEXITED(status) || WEXITSTATUS(status))
+	if (write(w->to[1], "g", 1) != 1 || read(w->from[0], &x, 1) != 1)
 		return -1;
 	*wall = now() - t0;
 	return 0;
 }
 
-/* @tracked: whether hotness tracks the pages (max_tracked_pages). */
+/* Let the child exit; 0 if it ran the workload through. */
+static int held_end(struct held *w)
+{
+	int status, ok;
+
+	ok = write(w->to[1], "x", 1) == 1;
+	close(w->to[0]);
+	close(w->to[1]);
+	close(w->from[0]);
+	close(w->from[1]);
+	if (waitpid(w->pid, &status, 0) != w->pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	return ok ? 0 : -1;
+}
+
+/* Run the workload in a child; its wall time. */
+static int run_workload(double *wall)
+{
+	struct held w;
+
+	if (held_fork(&w))
+		return -1;
+	return held_go(&w, wall) | held_end(&w);
+}
+
+/*
+ * The workload under a session of its own; @tracked: whether hotness
+ * tracks the pages (max_tracked_pages).
+ */
 static int run_htmm(struct run *r, pid_t kd, bool tracked)
 {
+	struct held w;
 	double cpu0;
+	int err;
 
 	if (write_file(HTMM_SYSFS "/max_tracked_pages", tracked ? "1048576" : "0")) {
 		fprintf(stderr, "htmm-bench: cannot set max_tracked_pages\n");
 		return -1;
 	}
-	if (htmm_start(0, -1)) {
+	if (held_fork(&w))
+		return -1;
+	if (htmm_start(w.pid, -1)) {
 		perror("htmm-bench: htmm_start");
+		held_end(&w);
 		return -1;
 	}
 	cpu0 = proc_cpu(kd);
-	if (run_workload(&r->wall))
-		return -1;
-	r->samples = own_value("nr_sampled");	/* drains */
-	r->lost = own_value("nr_lost");
+	err = held_go(&w, &r->wall);
+	/* Samples of the last faults may wait for the next drain. */
+	usleep(200000);
+	r->samples = session_value(w.pid, "nr_sampled");
+	r->lost = session_value(w.pid, "nr_lost");
+	r->tracked = session_value(w.pid, "nr_tracked_pages");
+	err |= htmm_end(w.pid) ? -1 : 0;
 	r->sampler_cpu = proc_cpu(kd) - cpu0;
-	return htmm_end(0);
+	return err | held_end(&w);
 }
 
 /* perf record with the workload as its child; perf's own CPU time. */
@@ -419,8 +476,10 @@ int main(int argc, char **argv)
 		rounds = atoi(argv[2]);
 		pages = atoi(argv[3]);
 		c = fork();
-		if (!c)
-			workload();
+		if (!c) {
+			workload_rounds();
+			_exit(0);
+		}
 		if (wait4(c, &status, 0, &ru) != c)
 			return 1;
 		fprintf(stderr, "workload cpu %.6f wall %.6f\n",
@@ -465,6 +524,8 @@ int main(int argc, char **argv)
 	printf("htmm-bench: %d rounds x %d fresh pages = %d page faults per run, %d repetitions\n",
 	       rounds, pages, rounds * pages, reps);
 	for (i = 0; i < reps; i++) {
+		long long tracked = 0;
+
 		/* The four modes side by side in every repetition. */
 		memset(&r, 0, sizeof(r));
 		if (run_workload(&r.wall))
@@ -479,6 +540,8 @@ int main(int argc, char **argv)
 			cpus[m][i] = r.sampler_cpu;
 			samples[m][i] = r.samples;
 			lost[m][i] = r.lost;
+			if (m == HTMM)
+				tracked = r.tracked;
 		}
 
 		if (run_perf(&r))
@@ -490,9 +553,9 @@ int main(int argc, char **argv)
 
 		for (m = 0; m < NR_MODES; m++)
 			slow[m][i] = wall[m][i] / wall[NONE][i];
-		printf("htmm-bench: rep %d: none %.3f s, htmm %.3f s (%.0f samples), htmm0 %.3f s, perf %.3f s (%.0f samples)\n",
+		printf("htmm-bench: rep %d: none %.3f s, htmm %.3f s (%.0f samples, %lld pages tracked), htmm0 %.3f s, perf %.3f s (%.0f samples)\n",
 		       i + 1, wall[NONE][i], wall[HTMM][i], samples[HTMM][i],
-		       wall[HTMM0][i], wall[PERFREC][i], samples[PERFREC][i]);
+		       tracked, wall[HTMM0][i], wall[PERFREC][i], samples[PERFREC][i]);
 		fflush(stdout);
 	}
 	idle[NONE] = 0;
