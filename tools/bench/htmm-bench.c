@@ -175,9 +175,13 @@ static int run_workload(double *wall)
 {
 	struct held w;
 
+	int err;
+
 	if (held_fork(&w))
 		return -1;
-	return held_go(&w, wall) | held_end(&w);
+	/* In this order: the child must run before it is let go. */
+	err = held_go(&w, wall);
+	return err | held_end(&w);
 }
 
 /*
