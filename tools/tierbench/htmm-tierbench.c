@@ -4,7 +4,7 @@
  *
  * usage: htmm-tierbench --system none|htmm|numab|damon [--variant V]
  *                       [--seconds S] [--hot-mib M] [--seed N]
- *                       [-o FILE.json]
+ *                       [--verbose] [-o FILE.json]
  *
  * Node 0's room is its free memory above the zones' high watermarks when
  * the program starts (below them kswapd reclaims, and NUMA balancing
@@ -53,9 +53,14 @@
  * change half-way); the final share (mean of the last 10 s, and of the
  * 10 s before a change); the pages migrated (pgmigrate_success) against
  * the fewest that could do (the pages of the best placement that are
- * not on node 0 at the start, plus after a change the new ones); the CPU
+ * not on node 0 at the start, plus after a change the new ones, and as
+ * many pages of node 0 as must leave to make room for them: both
+ * directions count in pgmigrate_success); the CPU
  * of the system threads (ksamplingd, khtmm_tierd, kdamond.*, kswapd*,
  * kworker/N, khugepaged, kcompactdN) and the workload thread's own.
+ * --verbose adds, every second, for htmm: the session's hotness
+ * histogram, hot threshold, pages promoted and demoted and page-table
+ * entries scanned so far.
  * Exit status: 0, 1 if the set-up failed, 2 on bad usage.
  */
 #define _GNU_SOURCE
@@ -621,6 +626,29 @@ static void start_system(const char *sys)
 	}
 }
 
+/* --verbose: the htmm session's hotness and what tiering moved so far. */
+static void print_session(void)
+{
+	static const char * const f[] = {
+		"hotness", "hot_threshold", "nr_promoted", "nr_demoted", "nr_scanned",
+	};
+	char path[128], buf[256], *nl;
+	size_t i;
+
+	printf("htmm-tierbench:   ");
+	for (i = 0; i < ARRAY_SIZE(f); i++) {
+		snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/%s",
+			 getpid(), f[i]);
+		if (read_file(path, buf, sizeof(buf)))
+			strcpy(buf, "?");
+		nl = strchr(buf, '\n');
+		if (nl)
+			*nl = 0;
+		printf(" %s %s", f[i], buf);
+	}
+	printf("\n");
+}
+
 static void stop_system(const char *sys)
 {
 	if (!strcmp(sys, "htmm")) {
@@ -983,7 +1011,7 @@ static void usage(void)
 {
 	size_t i;
 
-	fprintf(stderr, "usage: htmm-tierbench --system none|htmm|numab|damon [--variant V] [--seconds S] [--hot-mib M] [--seed N] [-o FILE.json]\nvariants:");
+	fprintf(stderr, "usage: htmm-tierbench --system none|htmm|numab|damon [--variant V] [--seconds S] [--hot-mib M] [--seed N] [--verbose] [-o FILE.json]\nvariants:");
 	for (i = 0; i < ARRAY_SIZE(variants); i++)
 		fprintf(stderr, " %s", variants[i].name);
 	fprintf(stderr, "\n");
@@ -993,9 +1021,11 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	int seconds = 60, hot_mib = 64, i, n, half, nk0, nk1;
+	bool verbose = false;
 	const char *sys = NULL, *vname = "stable", *json = "/tmp/tierbench.json";
 	double share[MAX_SECONDS], t0, t1, thread_sec[ARRAY_SIZE(kthreads)] = { 0 };
 	long long mig0, mig1, mig_half = -1, min0, min1 = 0, demote0, demote1 = 0;
+	long long minimum;
 	long long sys0, sys1, user0, user1, obs0, obs1, unused, promoted = 0, demoted = 0;
 	long long huge0 = -1, huge1 = -1, done0, done1;
 	static struct kthread_cpu k0[4096], k1[4096];
@@ -1022,6 +1052,8 @@ int main(int argc, char **argv)
 			b.seed = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			json = argv[++i];
+		else if (!strcmp(argv[i], "--verbose"))
+			verbose = true;
 		else
 			usage();
 	}
@@ -1106,6 +1138,8 @@ int main(int argc, char **argv)
 		memcpy(b.prev, b.status, b.n * sizeof(int));
 		printf("htmm-tierbench: %3d s  %5.1f%% of the best hit share\n", n + 1,
 		       100 * share[n]);
+		if (verbose && !strcmp(sys, "htmm"))
+			print_session();
 		fflush(stdout);
 	}
 	t1 = now();
@@ -1124,6 +1158,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < NR_DAEMONS; i++)
 		daemons += thread_sec[i];
 
+	/* Pages to promote, and to demote to make room for them. */
+	minimum = min0 + min1 + demote0 + demote1;
 	out = fopen(json, "w");
 	if (!out)
 		die(json);
@@ -1134,7 +1170,8 @@ int main(int argc, char **argv)
 		"\"t90_after\": %d, \"t95_after\": %d, \"final_share\": %.4f, "
 		"\"final_share_before\": %.4f, \"migrated\": %lld, \"migrated_before\": %lld, "
 		"\"minimum\": %lld, \"minimum_before\": %lld, \"migrated_over_minimum\": %.3f, "
-		"\"demotions_needed\": %lld, \"promoted_seen\": %lld, \"demoted_seen\": %lld, "
+		"\"promotions_needed\": %lld, \"demotions_needed\": %lld, "
+		"\"promoted_seen\": %lld, \"demoted_seen\": %lld, "
 		"\"thread_cpu_s\": {",
 		sys, b.v->name, seconds, (unsigned long long)b.seed, b.n, b.room, b.unit,
 		b.hot, b.v->skew, b.best[0], b.best[1], start_share,
@@ -1146,8 +1183,8 @@ int main(int argc, char **argv)
 		mean_last(share, seconds, 10),
 		b.v->phase ? mean_last(share, half, 10) : -1,
 		mig1 - mig0, b.v->phase ? mig_half - mig0 : -1,
-		min0 + min1, min0, (double)(mig1 - mig0) / (min0 + min1 ? min0 + min1 : 1),
-		demote0 + demote1, promoted, demoted);
+		minimum, min0 + demote0, (double)(mig1 - mig0) / (minimum ? minimum : 1),
+		min0 + min1, demote0 + demote1, promoted, demoted);
 	for (i = 0; i < (int)ARRAY_SIZE(kthreads); i++)
 		fprintf(out, "%s\"%s\": %.2f", i ? ", " : "", kthreads[i], thread_sec[i]);
 	fprintf(out, "}, \"daemon_cpu_s\": %.2f, \"workload_sys_s\": %.2f, "
