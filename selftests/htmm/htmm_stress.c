@@ -26,9 +26,11 @@
 #define SLAB_SLACK_KB	4096
 #define FREE_SLACK_KB	6144
 /*
- * KASAN's quarantine keeps up to 1/32 of memory in freed slab objects;
- * on such a kernel (it has kmemleak too, which checks for leaks after
- * the tests) only gross growth is caught here.
+ * KASAN's quarantine keeps up to 1/32 of memory in freed slab objects,
+ * which is taken from free memory too; on such a kernel (it has kmemleak
+ * too, which checks for leaks after the tests) only gross growth is
+ * caught here. Measured there: MemFree 5.1 to 6.3 MiB lower after 2000
+ * cycles as Slab grew 4.7 to 4.9 MiB.
  */
 #define DEBUG_SLAB_SLACK_KB	(40 * 1024)
 
@@ -37,10 +39,13 @@ static void check_no_leak(struct __test_metadata *_metadata,
 			  void (*fn)(struct __test_metadata *), const char *what)
 {
 	long long slab0, slab1, free0, free1, slab_slack = SLAB_SLACK_KB;
+	long long free_slack = FREE_SLACK_KB;
 	int i;
 
-	if (!access("/sys/kernel/debug/kmemleak", F_OK))
+	if (!access("/sys/kernel/debug/kmemleak", F_OK)) {
 		slab_slack = DEBUG_SLAB_SLACK_KB;
+		free_slack = DEBUG_SLAB_SLACK_KB + FREE_SLACK_KB;
+	}
 
 	/* Warm up caches (kobjects, perf contexts) before measuring. */
 	for (i = 0; i < 50; i++)
@@ -54,13 +59,13 @@ static void check_no_leak(struct __test_metadata *_metadata,
 		usleep(250000);
 		slab1 = mem_kb("\nSlab:");
 		free1 = mem_kb("MemFree:");
-		if (free0 - free1 <= FREE_SLACK_KB)
+		if (free0 - free1 <= free_slack)
 			break;
 	}
 	TH_LOG("%d %s: Slab %lld -> %lld kB, MemFree %lld -> %lld kB",
 	       CYCLES, what, slab0, slab1, free0, free1);
 	EXPECT_GE(slab_slack, slab1 - slab0);
-	EXPECT_GE(FREE_SLACK_KB, free0 - free1);
+	EXPECT_GE(free_slack, free0 - free1);
 	EXPECT_EQ(0, nr_sessions());
 }
 
