@@ -418,6 +418,8 @@ TEST_F(hot, bound_counts_untracked)
 	ASSERT_NE(NULL, p);
 	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "abit"));
 	ASSERT_EQ(0, write_file(HTMM_SYSFS "/max_tracked_pages", "100"));
+	/* Epochs of 500 ms (4 passes take 400). */
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/cooling_ms", "500"));
 	touch_pages(p, 1024);
 	ASSERT_EQ(0, htmm_start(getpid(), -1));
 	usleep(500000);
@@ -426,7 +428,11 @@ TEST_F(hot, bound_counts_untracked)
 	EXPECT_GE(100, session_value(getpid(), "nr_tracked_pages"));
 	EXPECT_LT(0, session_value(getpid(), "nr_untracked"));
 	EXPECT_LT(0, session_value(getpid(), "nr_sampled"));
-	/* Two epochs on, touched again: other pages got records. */
+	/*
+	 * Five epochs on, touched again: other pages got records. A page
+	 * counted at both looks of each of the 10 passes of the second has
+	 * a count of 20, which 5 halvings take to 0.
+	 */
 	usleep(2500000);
 	touch_for(p, 1024, 1000000);
 	EXPECT_GE(100, session_value(getpid(), "nr_tracked_pages"));
