@@ -430,8 +430,8 @@ TEST_F(hot, bound_counts_untracked)
 	EXPECT_LT(0, session_value(getpid(), "nr_sampled"));
 	/*
 	 * Five epochs on, touched again: other pages got records. A page
-	 * counted at both looks of each of the 10 passes of the second has
-	 * a count of 20, which 5 halvings take to 0.
+	 * counted at both looks of each of the 10 passes in the second of
+	 * touching has a count of 20, which 5 halvings take to 0.
 	 */
 	usleep(2500000);
 	touch_for(p, 1024, 1000000);
