@@ -518,23 +518,19 @@ TEST_F_TIMEOUT(hot, thp_tracked_at_its_size, 60)
 #define RANK_SLOT_US	100
 #define RANK_SLOW	16
 
-struct paced {
-	char *p;
-	int stop;
-};
-
+/* The huge pages at @hc->busy, until @hc->stop. */
 static void *paced_toucher(void *arg)
 {
-	struct paced *pc = arg;
+	struct hotcold *hc = arg;
 	unsigned long slot = 0;
 	double t0 = now();
 	int i;
 
-	while (!LOAD(pc->stop)) {
+	while (!LOAD(hc->stop)) {
 		for (i = 0; i < RANK_HUGE; i++)
 			if (!(i & 1) || !(slot % RANK_SLOW))
-				__atomic_fetch_add(&pc->p[(i * 512UL + slot % 512) *
-							  page_size], 1,
+				__atomic_fetch_add(&hc->busy[(i * 512UL + slot % 512) *
+							    page_size], 1,
 						   __ATOMIC_RELAXED);
 		slot++;
 		while (now() < t0 + slot * RANK_SLOT_US / 1e6)
@@ -575,35 +571,43 @@ static int rank_counts(const char *p, unsigned long *min_hot,
 }
 
 /*
- * Every huge page is used within a tick, so a window of a tick finds all
- * of them used at every look and counts them alike: abit's short looks
- * must rank the ones used 16 times as often first.
+ * Every huge page is used every 1.6 ms at least, so a window of two
+ * ticks or more (at HZ=1000, of 2 ms) finds all of them used at every look
+ * and counts them alike: abit must rank the ones used 16 times as often
+ * first, with shorter looks.
  */
 TEST_F_TIMEOUT(hot, thp_ranked_by_rate, 120)
 {
 	size_t huge = 512 * page_size, len = RANK_HUGE * huge;
 	unsigned long min_hot = 0, max_cold = 0;
-	struct paced pc = { 0 };
-	pthread_t thread;
-	char buf[128], *raw;
+	char buf[128], *raw, *p;
+	long long kb;
 	double t0, secs;
 	int n = 0, i;
 
 	if (read_file("/sys/kernel/mm/transparent_hugepage/enabled", buf,
 		      sizeof(buf)) || strstr(buf, "[never]"))
 		SKIP(return, "transparent huge pages are off");
+	/* The toucher runs while ksamplingd looks. */
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU only");
 	raw = mmap(NULL, len + huge, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, raw);
-	pc.p = (char *)(((unsigned long)raw + huge - 1) & ~(huge - 1));
-	ASSERT_EQ(0, madvise(pc.p, len, MADV_HUGEPAGE));
+	p = (char *)(((unsigned long)raw + huge - 1) & ~(huge - 1));
+	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
 	for (i = 0; i < RANK_HUGE * 512; i++)
-		pc.p[i * page_size] = 1;
-	if (anon_huge_kb(pc.p) < (long long)(len >> 10))
-		SKIP(return, "%lld kB of %zu in huge pages", anon_huge_kb(pc.p),
-		     len >> 10);
+		p[i * page_size] = 1;
+	kb = anon_huge_kb(p);
+	if (kb < (long long)(len >> 10)) {
+		munmap(raw, len + huge);
+		SKIP(return, "%lld kB of %zu in huge pages", kb, len >> 10);
+	}
 	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "abit"));
-	ASSERT_EQ(0, pthread_create(&thread, NULL, paced_toucher, &pc));
+	/* The fixture's teardown stops the thread. */
+	self->hc.busy = p;
+	ASSERT_EQ(0, pthread_create(&self->hc.thread, NULL, paced_toucher,
+				    &self->hc));
 	ASSERT_EQ(0, htmm_start(getpid(), -1));
 	/* Room for the pages touched often, half of them. */
 	snprintf(buf, sizeof(buf), "%d", RANK_HUGE / 2 * 512);
@@ -613,19 +617,16 @@ TEST_F_TIMEOUT(hot, thp_ranked_by_rate, 120)
 	t0 = now();
 	do {
 		usleep(500000);
-		n = rank_counts(pc.p, &min_hot, &max_cold);
+		n = rank_counts(p, &min_hot, &max_cold);
 		if (n == RANK_HUGE / 2 && min_hot >= 4 && min_hot > max_cold)
 			break;
 	} while (now() - t0 < 60);
 	secs = now() - t0;
-	STORE(pc.stop, 1);
-	pthread_join(thread, NULL);
 	TH_LOG("after %.1f s: %d often used tracked, least count %lu; others at most %lu",
 	       secs, n, min_hot, max_cold);
 	EXPECT_EQ(RANK_HUGE / 2, n);
 	EXPECT_LE(4, min_hot);
 	EXPECT_GT(min_hot, max_cold);
-	munmap(raw, len + huge);
 }
 
 TEST_F_TIMEOUT(hot, hugetlb_tracked_at_its_size, 60)
