@@ -4,7 +4,7 @@
  *
  * usage: htmm-tierbench --system none|htmm|numab|damon [--variant V]
  *                       [--seconds S] [--hot-mib M] [--seed N]
- *                       [--verbose] [-o FILE.json]
+ *                       [--skew A] [--size X] [--verbose] [-o FILE.json]
  *
  * Node 0's room is its free memory above the zones' high watermarks when
  * the program starts (below them kswapd reclaims, and NUMA balancing
@@ -35,6 +35,9 @@
  *   thp        zipf-0.99 on memory madvised MADV_HUGEPAGE (THP enabled
  *              set to madvise if it was never): popularity per 4 KiB
  *              page, placement per 2 MiB page, interleaved per huge page
+ * --skew A sets the Zipf skew of zipf-* and thp (0.1 to 3); --size X
+ * the set's size, X times node 0's memory (0.5 to 4) in place of the
+ * variant's 1.25 (zipf, thp) or 1/0.6 (gups).
  * The system under test:
  *   none   nothing moves pages
  *   htmm   an htmm session on this process, node 0, abit, tiering on
@@ -86,6 +89,7 @@
 #define COIN_BITS	23	/* precision of the alias table's coin */
 
 static const char *const systems[] = { "none", "htmm", "numab", "damon" };
+static double skew_opt, size_opt;	/* --skew, --size; 0: the variant's */
 
 enum kind { SWEEP, ZIPF, GUPS };
 
@@ -911,6 +915,11 @@ static size_t set_size(size_t num, size_t den)
 	char buf[4096], *s;
 	size_t pages;
 
+	if (size_opt) {
+		num = (size_t)(size_opt * 1000 + 0.5);
+		den = 1000;
+	}
+
 	if (read_file("/sys/devices/system/node/node0/meminfo", buf, sizeof(buf)) ||
 	    !(s = strstr(buf, "MemTotal:")))
 		die("node 0 meminfo");
@@ -921,9 +930,8 @@ static size_t set_size(size_t num, size_t den)
 /* zipf, thp: 1.25x the room, interleaved; ranks to pages at random. */
 static void setup_zipf(struct bench *b)
 {
-	size_t n = set_size(5, 4), r, ph, u;
+	size_t n = set_size(5, 4), r, ph, u, on0;
 	uint64_t x = b->seed;
-	int node;
 	double *p, sum = 0;
 
 	if (b->v->thp) {
@@ -934,7 +942,7 @@ static void setup_zipf(struct bench *b)
 	b->heads = xcalloc(n / b->unit, sizeof(*b->heads));
 	p = xcalloc(n, sizeof(*p));
 	for (r = 0; r < n; r++)
-		sum += p[r] = pow_neg(r + 1, b->v->skew);
+		sum += p[r] = pow_neg(r + 1, skew_opt ? skew_opt : b->v->skew);
 	for (r = 0; r < n; r++)
 		p[r] /= sum;
 	b->thr = xcalloc(n, sizeof(*b->thr));
@@ -952,13 +960,20 @@ static void setup_zipf(struct bench *b)
 	set_addr(b);
 	/*
 	 * Interleaved: even pages (huge pages) on node 0, odd ones on node 1,
-	 * whatever the address (the interleave policy goes by the address).
+	 * whatever the address (the interleave policy goes by the address);
+	 * a set of more than twice the room (--size) fills node 0 up to
+	 * ROOM_SLACK pages below its room, the even pages past that too go
+	 * to node 1.
 	 */
-	for (node = 0; node < 2; node++) {
-		set_policy(MPOL_BIND_, 1UL << node);
-		for (u = node; u < n / b->unit; u += 2)
-			touch(b->base, u * b->unit, b->unit);
-	}
+	on0 = b->room > ROOM_SLACK ? (b->room - ROOM_SLACK) / b->unit : 0;
+	set_policy(MPOL_BIND_, 1);
+	for (u = 0; u < n / b->unit && u / 2 < on0; u += 2)
+		touch(b->base, u * b->unit, b->unit);
+	set_policy(MPOL_BIND_, 2);
+	for (u = 1; u < n / b->unit; u += 2)
+		touch(b->base, u * b->unit, b->unit);
+	for (u = 2 * on0; u < n / b->unit; u += 2)
+		touch(b->base, u * b->unit, b->unit);
 	set_policy(MPOL_DEFAULT_, 0);
 }
 
@@ -1011,7 +1026,7 @@ static void usage(void)
 {
 	size_t i;
 
-	fprintf(stderr, "usage: htmm-tierbench --system none|htmm|numab|damon [--variant V] [--seconds S] [--hot-mib M] [--seed N] [--verbose] [-o FILE.json]\nvariants:");
+	fprintf(stderr, "usage: htmm-tierbench --system none|htmm|numab|damon [--variant V] [--seconds S] [--hot-mib M] [--seed N] [--skew A] [--size X] [--verbose] [-o FILE.json]\nvariants:");
 	for (i = 0; i < ARRAY_SIZE(variants); i++)
 		fprintf(stderr, " %s", variants[i].name);
 	fprintf(stderr, "\n");
@@ -1050,6 +1065,10 @@ int main(int argc, char **argv)
 			hot_mib = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
 			b.seed = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--skew") && i + 1 < argc)
+			skew_opt = atof(argv[++i]);
+		else if (!strcmp(argv[i], "--size") && i + 1 < argc)
+			size_opt = atof(argv[++i]);
 		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			json = argv[++i];
 		else if (!strcmp(argv[i], "--verbose"))
@@ -1061,7 +1080,9 @@ int main(int argc, char **argv)
 		if (!strcmp(sys, systems[i]))
 			break;
 	if (!sys || i == (int)ARRAY_SIZE(systems) || seconds < 4 ||
-	    seconds > MAX_SECONDS || hot_mib < 1 || !b.seed)
+	    seconds > MAX_SECONDS || hot_mib < 1 || !b.seed ||
+	    (skew_opt && (skew_opt < 0.1 || skew_opt > 3)) ||
+	    (size_opt && (size_opt < 0.5 || size_opt > 4)))
 		usage();
 	for (u = 0; u < ARRAY_SIZE(variants); u++)
 		if (!strcmp(vname, variants[u].name))
@@ -1174,7 +1195,7 @@ int main(int argc, char **argv)
 		"\"promoted_seen\": %lld, \"demoted_seen\": %lld, "
 		"\"thread_cpu_s\": {",
 		sys, b.v->name, seconds, (unsigned long long)b.seed, b.n, b.room, b.unit,
-		b.hot, b.v->skew, b.best[0], b.best[1], start_share,
+		b.hot, skew_opt ? skew_opt : b.v->skew, b.best[0], b.best[1], start_share,
 		b.v->phase ? half : -1,
 		time_to(share, half, 0, 0.5), time_to(share, half, 0, 0.9),
 		time_to(share, half, 0, 0.95), time_to(share, half, 0, 0.99),
