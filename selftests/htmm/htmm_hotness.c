@@ -479,26 +479,54 @@ static int abit_huge_records(char *p, size_t len, int *other)
 	return huge_records(getpid(), p, len, 512, other);
 }
 
+/* Whether transparent huge pages are off altogether. */
+static bool thp_off(void)
+{
+	char buf[128];
+
+	return read_file("/sys/kernel/mm/transparent_hugepage/enabled", buf,
+			 sizeof(buf)) || strstr(buf, "[never]");
+}
+
+/*
+ * @len bytes aligned to @align, madvised MADV_HUGEPAGE and touched, in a
+ * mapping of @len + @align bytes at *@raw; NULL if it cannot be made.
+ */
+static char *map_thp(size_t len, size_t align, char **raw)
+{
+	size_t i;
+	char *p;
+
+	*raw = mmap(NULL, len + align, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (*raw == MAP_FAILED)
+		return NULL;
+	p = (char *)(((unsigned long)*raw + align - 1) & ~(align - 1));
+	if (madvise(p, len, MADV_HUGEPAGE)) {
+		munmap(*raw, len + align);
+		return NULL;
+	}
+	for (i = 0; i < len; i += page_size)
+		p[i] = 1;
+	return p;
+}
+
 TEST_F_TIMEOUT(hot, thp_tracked_at_its_size, 60)
 {
 	size_t len = 4UL << 20;
-	char buf[128], *raw, *p;
 	long long before;
-	int n, other, i;
+	char *raw, *p;
+	int n, other;
 
-	if (read_file("/sys/kernel/mm/transparent_hugepage/enabled", buf,
-		      sizeof(buf)) || strstr(buf, "[never]"))
+	if (thp_off())
 		SKIP(return, "transparent huge pages are off");
-	raw = mmap(NULL, 2 * len, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, raw);
-	p = (char *)(((unsigned long)raw + len - 1) & ~(len - 1));
-	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
-	for (i = 0; i < (int)(len / page_size); i++)
-		p[i * page_size] = 1;
+	p = map_thp(len, len, &raw);
+	ASSERT_NE(NULL, p);
 	before = anon_huge_kb(p);
-	if (before < 2048)
+	if (before < 2048) {
+		munmap(raw, 2 * len);
 		SKIP(return, "no huge page was allocated (%lld kB)", before);
+	}
 
 	n = abit_huge_records(p, len, &other);
 	ASSERT_LE(0, n);
@@ -508,6 +536,7 @@ TEST_F_TIMEOUT(hot, thp_tracked_at_its_size, 60)
 	EXPECT_EQ(0, other);
 	/* Nothing was split. */
 	EXPECT_EQ(before, anon_huge_kb(p));
+	munmap(raw, 2 * len);
 }
 
 /*
@@ -580,24 +609,18 @@ TEST_F_TIMEOUT(hot, thp_ranked_by_rate, 120)
 {
 	size_t huge = 512 * page_size, len = RANK_HUGE * huge;
 	unsigned long min_hot = 0, max_cold = 0;
-	char buf[128], *raw, *p;
+	char buf[32], *raw, *p;
 	long long kb;
 	double t0, secs;
-	int n = 0, i;
+	int n = 0;
 
-	if (read_file("/sys/kernel/mm/transparent_hugepage/enabled", buf,
-		      sizeof(buf)) || strstr(buf, "[never]"))
+	if (thp_off())
 		SKIP(return, "transparent huge pages are off");
 	/* The toucher runs while ksamplingd looks. */
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "one CPU only");
-	raw = mmap(NULL, len + huge, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, raw);
-	p = (char *)(((unsigned long)raw + huge - 1) & ~(huge - 1));
-	ASSERT_EQ(0, madvise(p, len, MADV_HUGEPAGE));
-	for (i = 0; i < RANK_HUGE * 512; i++)
-		p[i * page_size] = 1;
+	p = map_thp(len, huge, &raw);
+	ASSERT_NE(NULL, p);
 	kb = anon_huge_kb(p);
 	if (kb < (long long)(len >> 10)) {
 		munmap(raw, len + huge);
