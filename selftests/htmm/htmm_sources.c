@@ -18,7 +18,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -521,100 +520,6 @@ TEST_F_TIMEOUT(htmm, budget_generous_quota_keeps_period, 60)
 	for (i = 0; i <= BUDGET_STEPS; i++)
 		EXPECT_EQ(1, r.period[i]);
 	EXPECT_GT(1000, r.tail_share);
-}
-
-/* A process that reads one byte of each of @n pages, over and over. */
-static pid_t start_reader(int n)
-{
-	pid_t pid;
-	char *p;
-	int i;
-
-	p = map_pages(n);
-	if (!p)
-		return -1;
-	touch_pages(p, n);
-	pid = fork();
-	if (pid) {
-		munmap(p, (size_t)n * page_size);
-		return pid;
-	}
-	/* Not past the test, whatever stops it. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	for (;;)
-		for (i = 0; i < n; i++)
-			LOAD(p[(size_t)i * page_size]);
-	return 0;
-}
-
-/*
- * abit paces its passes: each waits until the session's share of the
- * quota (all of it, for the only session) has paid for the CPU time
- * ksamplingd spent on it since the last began. After the first seconds,
- * which spend what a share saves up (10 s of it), ksamplingd's CPU share
- * is the quota's. Both sides of the bound are ksamplingd's own CPU time,
- * so a host that stretches the guest stretches both alike. A stretch may
- * begin just after a pass and end just after another: it spans
- * PACE_GAPS gaps between passes at least (sample_period says how many
- * scan intervals one is), and the bounds leave about a pass's worth
- * either way. Measured: 29.8 to 32.5 per-mille on the plain guest
- * (passes 0.2 to 1.2 s apart), 30.0 and 30.1 on the debug guest (6 and
- * 32 s apart). Before passes were paced (the budget's windows raised
- * their gap in steps, and took a pass for a use of many times the
- * quota), 21.9 for a set four times as large.
- */
-#define PACE_QUOTA	"30"
-#define PACE_QUOTA_PM	30.0
-#define PACE_PAGES	8192	/* 32 MiB */
-#define PACE_GAPS	5
-#define PACE_WAIT	30	/* s, at most, for the saved share to go */
-#define PACE_MAX	60	/* s, the longest stretch measured */
-
-TEST_F_TIMEOUT(htmm, budget_paces_abit_passes, 150)
-{
-	long long run0, run1, period = 1, interval;
-	pid_t kd = find_ksamplingd(), child;
-	double t0, t1, share, stretch;
-	int status, i;
-
-	ASSERT_LT(0, kd);
-	interval = read_ll(HTMM_SYSFS "/scan_interval_ms");
-	ASSERT_LT(0, interval);
-	ASSERT_EQ(0, write_file(HTMM_SYSFS "/cpu_quota", PACE_QUOTA));
-	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "abit"));
-	child = start_reader(PACE_PAGES);
-	ASSERT_LT(0, child);
-	ASSERT_EQ(0, htmm_start(child, -1));
-	/*
-	 * What a share saves up is spent in the first seconds: until then
-	 * passes come every interval. Passes so cheap that they still do
-	 * cost less than the quota.
-	 */
-	for (i = 0; i < PACE_WAIT; i++) {
-		sleep(1);
-		period = session_value(child, "sample_period");
-		if (i >= 4 && period > 1)
-			break;
-	}
-	stretch = PACE_GAPS * period * interval / 1000.0;
-	stretch = stretch < 12 ? 12 : stretch > PACE_MAX ? PACE_MAX : stretch;
-	t0 = now();
-	run0 = runtime_ns(kd);
-	usleep(stretch * 1e6);
-	t1 = now();
-	run1 = runtime_ns(kd);
-	EXPECT_EQ(0, htmm_end(child));
-	kill(child, SIGKILL);
-	waitpid(child, &status, 0);
-	EXPECT_EQ(0, write_file(HTMM_SYSFS "/cpu_quota", "0"));
-
-	share = (run1 - run0) / 1e6 / (t1 - t0);
-	TH_LOG("quota %s: %.1f per-mille over %.1f s, passes %lld intervals apart",
-	       PACE_QUOTA, share, t1 - t0, period);
-	EXPECT_GE(PACE_QUOTA_PM * 1.35, share);
-	/* Fewer than PACE_GAPS gaps may hold one pass fewer. */
-	if (period > 1 && stretch >= PACE_GAPS * period * interval / 1000.0)
-		EXPECT_LE(PACE_QUOTA_PM * 0.75, share);
 }
 
 TEST_HARNESS_MAIN
