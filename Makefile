@@ -67,7 +67,9 @@ help:
 	@echo "             9 workloads (table, build/tier-bench.json, a plot each in"
 	@echo "             build/tier-bench/; TIER_SECONDS=60; TIER_VARIANTS=\"zipf-0.99"
 	@echo "             gups-hotset\" runs some of: stable moving zipf-0.8 zipf-0.99"
-	@echo "             zipf-1.2 zipf-phase gups-hotset gups-scattered thp)"
+	@echo "             zipf-1.2 zipf-phase gups-hotset gups-scattered thp;"
+	@echo "             TIER_ARGS=\"--size 2 --seed 9\" more htmm-tierbench options;"
+	@echo "             TIER_NODE_MIB=512:1536 memory of guest nodes 0:1, default 512)"
 	@echo "  hwcheck    on a real machine running the patched kernel, as root: which"
 	@echo "             source auto picks, and a short sampling self-check"
 	@echo "  deb        Debian packages of the patched kernel (defconfig + htmm),"
@@ -287,11 +289,16 @@ bench: kernel initramfs $(BIN)/htmm-bench
 # htmm's tiering against NUMA balancing's tiering mode and DAMON, on the
 # field's workloads (tools/tier-bench), each system in a fresh guest: a
 # table, build/tier-bench.json, build/tier-bench/VARIANT.png and all the
-# plots in build/tier-bench.png. TIER_VARIANTS (empty: all) picks some.
+# plots in build/tier-bench.png. TIER_VARIANTS (empty: all) picks some;
+# TIER_ARGS adds htmm-tierbench options (--size, --skew, --seed) to every
+# run, TIER_NODE_MIB (N or N0:N1) sizes the guest's nodes.
 TIER_SECONDS ?= 60
 TIER_VARIANTS ?=
+TIER_ARGS ?=
+TIER_NODE_MIB ?= 512
 tier-bench: kernel initramfs $(BIN)/htmm-tierbench
-	TIER_VARIANTS="$(TIER_VARIANTS)" tools/tier-bench $(TIER_SECONDS)
+	TIER_VARIANTS="$(TIER_VARIANTS)" TIER_ARGS="$(TIER_ARGS)" \
+	TIER_NODE_MIB="$(TIER_NODE_MIB)" tools/tier-bench $(TIER_SECONDS)
 
 $(BIN)/htmm-tierbench: tools/tierbench/htmm-tierbench.c selftests/htmm/htmm_util.h
 	@mkdir -p $(BIN)

@@ -37,7 +37,9 @@
  *              page, placement per 2 MiB page, interleaved per huge page
  * --skew A sets the Zipf skew of zipf-* and thp (0.1 to 3); --size X
  * the set's size, X times node 0's memory (0.5 to 4) in place of the
- * variant's 1.25 (zipf, thp) or 1/0.6 (gups).
+ * variant's 1.25 (zipf, thp) or 1/0.6 (gups); the set must fit the free
+ * memory of both nodes, or the program says so and exits with 1 (a set
+ * of 2 needs a larger node 1: tools/vm-run --node-mib 512:1536).
  * The system under test:
  *   none   nothing moves pages
  *   htmm   an htmm session on this process, node 0, abit, tiering on
@@ -811,10 +813,31 @@ static double mean_last(const double *share, int end, int len)
 }
 
 /* Base pages of the set, and the page addresses for move_pages. */
+/*
+ * A set must fit the free memory of both nodes (less their high
+ * watermarks, and ROOM_SLACK pages each for this program's tables): a
+ * page bound to a node that is full gets the program killed, with no word
+ * of why.
+ */
+static void check_fits(size_t n)
+{
+	long free1 = node_free_pages(1), high1 = node_high_pages(1), room;
+
+	if (free1 < 0 || high1 < 0)
+		die("node 1 meminfo, /proc/zoneinfo");
+	room = room_now() + (free1 > high1 ? free1 - high1 : 0) - 2 * ROOM_SLACK;
+	if ((long)n <= room)
+		return;
+	fprintf(stderr, "htmm-tierbench: a set of %zu MiB does not fit nodes 0 and 1 (%ld MiB free above their watermarks): a smaller --size, or a larger node 1 (tools/vm-run --node-mib 512:1536)\n",
+		n * page_size >> 20, room > 0 ? (long)(room * page_size >> 20) : 0L);
+	exit(1);
+}
+
 static void set_pages(struct bench *b, size_t n)
 {
 	int ph;
 
+	check_fits(n);
 	b->n = n;
 	b->addr = xcalloc(n, sizeof(*b->addr));
 	b->status = xcalloc(n, sizeof(*b->status));
