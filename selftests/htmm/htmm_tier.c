@@ -108,6 +108,30 @@ static void *toucher(void *arg)
 	return NULL;
 }
 
+/*
+ * Pages used at different rates: at round k, page i of the hot set (read
+ * anew each round, so that the set can move) is used if k is a multiple
+ * of 1 + i % 64. A look of abit then finds some pages used and not
+ * others, whatever its window, and keeps two looks a pass.
+ */
+static void *paced_toucher(void *arg)
+{
+	struct _test_data_tier *t = arg;
+	unsigned long k;
+	char *hot;
+	int i;
+
+	for (k = 0; !LOAD(t->stop); k++) {
+		hot = LOAD(t->hot);
+		for (i = 0; i < t->nhot; i++)
+			if (!(k % (1 + i % 64)))
+				__atomic_fetch_add(&hot[(size_t)i * page_size], 1,
+						   __ATOMIC_RELAXED);
+		usleep(1000);
+	}
+	return NULL;
+}
+
 /* Seconds until at least @share of the hot set is on @node, or -1. */
 static double wait_share(struct _test_data_tier *t, int node, double share)
 {
@@ -213,6 +237,62 @@ TEST_F_TIMEOUT(tier, promotes_hot_set_and_stays, 180)
 	EXPECT_EQ(0, remigrated);
 	EXPECT_EQ(0, session_value(getpid(), "nr_demoted"));
 	EXPECT_LE(0.9 * self->nhot, pages_on_node(self->hot, self->nhot, 0));
+}
+
+/*
+ * The hot set moves to other pages of the slow node, with room on the
+ * fast node for one set only: abit finds the move (nr_shifted), in no
+ * pass before it, and the new set takes the old one's place.
+ */
+TEST_F_TIMEOUT(tier, follows_a_moved_hot_set, 180)
+{
+	const int fast = 2048 + 1024;
+	int on0 = 0, i;
+	long long shifted;
+	char *first, val[16];
+	double secs;
+
+	self->nhot = 2048;
+	first = pages_on(self->nhot, 1);
+	self->cold = pages_on(self->nhot, 1);
+	ASSERT_NE(NULL, first);
+	ASSERT_NE(NULL, self->cold);
+	self->hot = first;
+	ASSERT_EQ(0, pthread_create(&self->thread, NULL, paced_toucher, self));
+	ASSERT_EQ(0, htmm_start(getpid(), 0));
+	snprintf(val, sizeof(val), "%d", fast);
+	ASSERT_EQ(0, session_write("fast_pages", val));
+	ASSERT_EQ(0, session_write("tiering", "1"));
+
+	secs = wait_share(self, 0, 0.9);
+	TH_LOG("first set: 90%% on node 0 after %.1f s", secs);
+	ASSERT_LE(0, secs);
+	/* Placed and used as before: no pass finds a move. */
+	sleep(5);
+	shifted = session_value(getpid(), "nr_shifted");
+	TH_LOG("nr_shifted %lld before the move, nr_promoted %lld", shifted,
+	       session_value(getpid(), "nr_promoted"));
+	EXPECT_EQ(0, shifted);
+
+	STORE(self->hot, self->cold);
+	self->cold = first;
+	secs = wait_share(self, 0, 0.9);
+	shifted = session_value(getpid(), "nr_shifted");
+	TH_LOG("moved set: 90%% on node 0 after %.1f s; nr_shifted %lld, first set %d/%d on node 0",
+	       secs, shifted, pages_on_node(self->cold, self->nhot, 0),
+	       self->nhot);
+	ASSERT_LE(0, secs);
+	EXPECT_LE(1, shifted);
+	/* Both sets do not fit: the first makes room (a few pages of slack). */
+	for (i = 0; i < 100; i++) {
+		on0 = pages_on_node(self->cold, self->nhot, 0) +
+		      pages_on_node(self->hot, self->nhot, 0);
+		if (on0 <= fast + 64)
+			break;
+		usleep(100000);
+	}
+	TH_LOG("both sets: %d pages on node 0, fast_pages %d", on0, fast);
+	EXPECT_GE(fast + 64, on0);
 }
 
 /*

@@ -180,9 +180,13 @@ static const char *const counters[] = {
 };
 #define NR_COUNTERS	(sizeof(counters) / sizeof(counters[0]))
 
-/* Tiering's, in pages; absent before tiering, then shown as 0. */
+/*
+ * Tiering's, in pages, and the abit passes that found the pages in use
+ * moved; absent in kernels before tiering, then shown as 0.
+ */
 static const char *const tier_counters[] = {
 	"nr_promoted", "nr_demoted", "nr_migrate_failed", "nr_remigrated",
+	"nr_shifted",
 };
 #define NR_TIER		(sizeof(tier_counters) / sizeof(tier_counters[0]))
 
@@ -528,8 +532,9 @@ static void print_rows(const struct row *rows, int n, const struct row *prev,
 		printf("\n");
 	}
 	/* Tiering: what moved, and where each process's memory is now. */
-	printf("\n%-8s %4s %10s %10s %10s %10s  %s\n", "session", "tier",
-	       "promoted", "demoted", "failed", "remigrated", "MiB per node");
+	printf("\n%-8s %4s %10s %10s %10s %10s %10s  %s\n", "session", "tier",
+	       "promoted", "demoted", "failed", "remigrated", "shifted",
+	       "MiB per node");
 	for (i = 0; i < n; i++) {
 		char nodes[256] = "";
 
