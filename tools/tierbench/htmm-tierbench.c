@@ -37,9 +37,9 @@
  *              page, placement per 2 MiB page, interleaved per huge page
  * --skew A sets the Zipf skew of zipf-* and thp (0.1 to 3); --size X
  * the set's size, X times node 0's memory (0.5 to 4) in place of the
- * variant's 1.25 (zipf, thp) or 1/0.6 (gups); the set must fit the free
- * memory of both nodes, or the program says so and exits with 1 (a set
- * of 2 needs a larger node 1: tools/vm-run --node-mib 512:1536).
+ * variant's 1.25 (zipf, thp) or 1/0.6 (gups). Where node 1 cannot hold
+ * the pages bound to it, the program says so and exits with 1 (a set of
+ * 2 needs a larger node 1: tools/vm-run --node-mib 512:1536).
  * The system under test:
  *   none   nothing moves pages
  *   htmm   an htmm session on this process, node 0, abit, tiering on
@@ -64,8 +64,8 @@
  * of the system threads (ksamplingd, khtmm_tierd, kdamond.*, kswapd*,
  * kworker/N, khugepaged, kcompactdN) and the workload thread's own.
  * --verbose adds, every second, for htmm: the session's hotness
- * histogram, hot threshold, pages promoted and demoted and page-table
- * entries scanned so far.
+ * histogram, hot threshold, pages promoted and demoted, page-table
+ * entries scanned and passes that started afresh (nr_shifted) so far.
  * Exit status: 0, 1 if the set-up failed, 2 on bad usage.
  */
 #define _GNU_SOURCE
@@ -636,7 +636,8 @@ static void start_system(const char *sys)
 static void print_session(void)
 {
 	static const char * const f[] = {
-		"hotness", "hot_threshold", "nr_promoted", "nr_demoted", "nr_scanned",
+		"hotness", "hot_threshold", "nr_promoted", "nr_demoted",
+		"nr_scanned", "nr_shifted",
 	};
 	char path[128], buf[256], *nl;
 	size_t i;
@@ -812,32 +813,32 @@ static double mean_last(const double *share, int end, int len)
 	return end > from ? s / (end - from) : 0;
 }
 
-/* Base pages of the set, and the page addresses for move_pages. */
 /*
- * A set must fit the free memory of both nodes (less their high
- * watermarks, and ROOM_SLACK pages each for this program's tables): a
- * page bound to a node that is full gets the program killed, with no word
- * of why.
+ * Node 1 must hold the @need pages of the set bound to it, above its high
+ * watermarks, with ROOM_SLACK pages to spare: a page bound to a full node
+ * gets the program killed, with no word of why. Node 0 takes no more than
+ * its room by construction. Called once this program's tables are
+ * allocated, before the set is touched.
  */
-static void check_fits(size_t n)
+static void check_node1(size_t need)
 {
 	long free1 = node_free_pages(1), high1 = node_high_pages(1), room;
 
 	if (free1 < 0 || high1 < 0)
 		die("node 1 meminfo, /proc/zoneinfo");
-	room = room_now() + (free1 > high1 ? free1 - high1 : 0) - 2 * ROOM_SLACK;
-	if ((long)n <= room)
+	room = free1 - high1 - ROOM_SLACK;
+	if ((long)need <= room)
 		return;
-	fprintf(stderr, "htmm-tierbench: a set of %zu MiB does not fit nodes 0 and 1 (%ld MiB free above their watermarks): a smaller --size, or a larger node 1 (tools/vm-run --node-mib 512:1536)\n",
-		n * page_size >> 20, room > 0 ? (long)(room * page_size >> 20) : 0L);
+	fprintf(stderr, "htmm-tierbench: node 1 must hold %zu MiB of the set and has %ld MiB free above its watermarks: a smaller --size or --hot-mib, or a larger node 1 (tools/vm-run --node-mib 512:1536)\n",
+		need * page_size >> 20, room > 0 ? (long)(room * page_size >> 20) : 0L);
 	exit(1);
 }
 
+/* Base pages of the set, and the page addresses for move_pages. */
 static void set_pages(struct bench *b, size_t n)
 {
 	int ph;
 
-	check_fits(n);
 	b->n = n;
 	b->addr = xcalloc(n, sizeof(*b->addr));
 	b->status = xcalloc(n, sizeof(*b->status));
@@ -914,6 +915,7 @@ static void setup_sweep(struct bench *b, size_t hot_pages)
 		     free0 - (MARGIN_MIB << 20) / page_size : 0;
 	b->hot = hot_pages;
 	set_pages(b, hot_pages * sets);
+	check_node1(hot_pages * sets);
 	if (cold_pages)
 		place(cold_pages, 0);
 	b->sets[0] = place(hot_pages, 1);
@@ -989,6 +991,8 @@ static void setup_zipf(struct bench *b)
 	 * to node 1.
 	 */
 	on0 = b->room > ROOM_SLACK ? (b->room - ROOM_SLACK) / b->unit : 0;
+	u = (n / b->unit + 1) / 2;	/* the even units */
+	check_node1(n - (on0 < u ? on0 : u) * b->unit);
 	set_policy(MPOL_BIND_, 1);
 	for (u = 0; u < n / b->unit && u / 2 < on0; u += 2)
 		touch(b->base, u * b->unit, b->unit);
@@ -1028,6 +1032,8 @@ static void setup_gups(struct bench *b)
 					 0.9 / hot : 0.1 / (n - hot);
 		}
 	b->room = room_now();	/* less what the tables took */
+	on0 = b->room > ROOM_SLACK ? b->room - ROOM_SLACK : 0;
+	check_node1(2 * hot + (n - 2 * hot > on0 ? n - 2 * hot - on0 : 0));
 	b->base = map_set(n, 0);
 	set_addr(b);
 	set_policy(MPOL_BIND_, 2);
@@ -1036,7 +1042,6 @@ static void setup_gups(struct bench *b)
 		touch(b->base, perm ? perm[n - hot + s] : n - hot + s, 1);
 	}
 	set_policy(MPOL_BIND_, 1);
-	on0 = b->room > ROOM_SLACK ? b->room - ROOM_SLACK : 0;
 	for (s = hot; s < n - hot; s++) {
 		if (s - hot == on0)
 			set_policy(MPOL_BIND_, 2);
