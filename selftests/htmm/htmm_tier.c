@@ -32,6 +32,7 @@ FIXTURE(tier) {
 	char source[64], cooling[16], quota[16], balancing[16], tiering[16];
 	char *hot, *cold;
 	int nhot, ncold;
+	int spread;	/* 0: every page used every round; see toucher() */
 	int stop;
 	pthread_t thread;
 };
@@ -94,27 +95,14 @@ static int pages_on_node(char *p, int n, int node)
 	return pages_on_node_of(0, p, n, node);
 }
 
-static void *toucher(void *arg)
-{
-	struct _test_data_tier *t = arg;
-	int i;
-
-	while (!LOAD(t->stop)) {
-		for (i = 0; i < t->nhot; i++)
-			__atomic_fetch_add(&t->hot[(size_t)i * page_size], 1,
-					   __ATOMIC_RELAXED);
-		usleep(1000);
-	}
-	return NULL;
-}
-
 /*
- * Pages used at different rates: at round k, page i of the hot set (read
- * anew each round, so that the set can move) is used if k is a multiple
- * of 1 + i % 64. A look of abit then finds some pages used and not
- * others, whatever its window, and keeps two looks a pass.
+ * Uses the hot set (read anew each round, so that it can move) every
+ * millisecond or so. With a spread, pages are used at different rates:
+ * at round k, page i is used if k is a multiple of 1 + i % spread, so
+ * that a look of abit finds some pages used and not others, whatever
+ * its window, and keeps two looks a pass.
  */
-static void *paced_toucher(void *arg)
+static void *toucher(void *arg)
 {
 	struct _test_data_tier *t = arg;
 	unsigned long k;
@@ -124,7 +112,7 @@ static void *paced_toucher(void *arg)
 	for (k = 0; !LOAD(t->stop); k++) {
 		hot = LOAD(t->hot);
 		for (i = 0; i < t->nhot; i++)
-			if (!(k % (1 + i % 64)))
+			if (!t->spread || !(k % (1 + i % t->spread)))
 				__atomic_fetch_add(&hot[(size_t)i * page_size], 1,
 						   __ATOMIC_RELAXED);
 		usleep(1000);
@@ -258,7 +246,8 @@ TEST_F_TIMEOUT(tier, follows_a_moved_hot_set, 180)
 	ASSERT_NE(NULL, first);
 	ASSERT_NE(NULL, self->cold);
 	self->hot = first;
-	ASSERT_EQ(0, pthread_create(&self->thread, NULL, paced_toucher, self));
+	self->spread = 64;
+	ASSERT_EQ(0, pthread_create(&self->thread, NULL, toucher, self));
 	ASSERT_EQ(0, htmm_start(getpid(), 0));
 	snprintf(val, sizeof(val), "%d", fast);
 	ASSERT_EQ(0, session_write("fast_pages", val));
