@@ -43,7 +43,7 @@ TOOLS      = $(BIN)/htmmctl $(BIN)/hotcold $(BIN)/htmm-hwcheck
 VERSION    ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 TOOLS_CFLAGS = -O2 -Wall -Wextra -static -Itools/include -DHTMMCTL_VERSION=\"$(VERSION)\"
 
-.PHONY: help deps tree refresh config kernel selftests tools install uninstall initramfs vm demo docs-check check-series export same-tree deb deb-tools bench tier-bench hwcheck check-guest guest-run check clean distclean
+.PHONY: help deps tree refresh config kernel selftests tools install uninstall initramfs vm demo docs-check check-series export same-tree deb deb-tools bench bench-profile tier-bench hwcheck check-guest guest-run check clean distclean
 
 help:
 	@echo "htmm targets:"
@@ -63,6 +63,8 @@ help:
 	@echo "  demo       the main job: hotcold under 'htmmctl run --tier' in the guest, and its heatmap"
 	@echo "  check-series  checkpatch, each patch builds, sparse, kernel-doc, docs"
 	@echo "  bench      htmm vs perf record on a page-fault workload (table + JSON)"
+	@echo "  bench-profile  where ksamplingd's CPU goes per sample, by kernel function"
+	@echo "             (perf in the guest; build/bench-profile.txt)"
 	@echo "  tier-bench htmm tiering vs NUMA balancing vs DAMON, fresh guest each, on"
 	@echo "             9 workloads (table, build/tier-bench.json, a plot each in"
 	@echo "             build/tier-bench/; TIER_SECONDS=60; TIER_VARIANTS=\"zipf-0.99"
@@ -285,6 +287,11 @@ bench: kernel initramfs $(BIN)/htmm-bench
 		--out /tmp/bench.json:$(BUILD)/bench.json -- \
 		htmm-bench -r 5 -o /tmp/bench.json
 	@echo "bench: JSON in $(BUILD)/bench.json"
+
+# The sample path of make bench, profiled: ksamplingd's perf samples by
+# function of the guest kernel.
+bench-profile: kernel initramfs $(BIN)/htmm-bench
+	tools/bench/profile --map $(KOUT)/System.map $(BUILD)/bench-profile.txt
 
 # htmm's tiering against NUMA balancing's tiering mode and DAMON, on the
 # field's workloads (tools/tier-bench), each system in a fresh guest: a
