@@ -63,9 +63,11 @@
  * directions count in pgmigrate_success); the CPU
  * of the system threads (ksamplingd, khtmm_tierd, kdamond.*, kswapd*,
  * kworker/N, khugepaged, kcompactdN) and the workload thread's own.
- * --verbose adds, every second, for htmm: the session's hotness
- * histogram, hot threshold, pages promoted and demoted, page-table
- * entries scanned and passes that started afresh (nr_shifted) so far.
+ * --verbose adds, every second, for every system: the set's pages on
+ * node 0, and how many of the best placement's pages are not there; and
+ * for htmm: the session's hotness histogram, hot threshold, pages
+ * promoted and demoted, page-table entries scanned and passes that
+ * started afresh (nr_shifted) so far.
  * Exit status: 0, 1 if the set-up failed, 2 on bad usage.
  */
 #define _GNU_SOURCE
@@ -1187,6 +1189,14 @@ int main(int argc, char **argv)
 		memcpy(b.prev, b.status, b.n * sizeof(int));
 		printf("htmm-tierbench: %3d s  %5.1f%% of the best hit share\n", n + 1,
 		       100 * share[n]);
+		if (verbose) {
+			size_t on = 0;
+
+			for (u = 0; u < b.n; u++)
+				on += b.status[u] == 0;
+			printf("htmm-tierbench:    on node 0 %zu, of the best missing %lld\n",
+			       on, missing(&b, n >= half));
+		}
 		if (verbose && !strcmp(sys, "htmm"))
 			print_session();
 		fflush(stdout);
