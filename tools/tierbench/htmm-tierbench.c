@@ -605,6 +605,14 @@ static void damon_kdamond(int k, int nid, const char *action, int target,
 	putf("4294967295", c, k, "schemes/0/access_pattern/age/max");
 	putf("67108864", c, k, "schemes/0/quotas/bytes");
 	putf("1000", c, k, "schemes/0/quotas/reset_interval_ms");
+	/*
+	 * Where the quota binds, the regions that go first: the hottest
+	 * for migrate_hot, the coldest for migrate_cold, by access rate
+	 * and age (all weights default to 0: regions in address order).
+	 */
+	putf("0", c, k, "schemes/0/quotas/weights/sz_permil");
+	putf("100", c, k, "schemes/0/quotas/weights/nr_accesses_permil");
+	putf("100", c, k, "schemes/0/quotas/weights/age_permil");
 	putf("1", c, k, "schemes/0/filters/nr_filters");
 	putf("young", c, k, "schemes/0/filters/0/type");
 	putf(young_matching, c, k, "schemes/0/filters/0/matching");
@@ -1166,8 +1174,11 @@ int main(int argc, char **argv)
 	t0 = now();
 	half = b.v->phase ? seconds / 2 : seconds;
 	for (n = 0; n < seconds; n++) {
-		while (now() < t0 + n + 1)
-			usleep(20000);
+		/*
+		 * Half-way, right after the sample of second @half: share[n]
+		 * is then n + 1 - half s after the change, as share[n] is
+		 * n + 1 s after the start (time_to()).
+		 */
 		if (n == half) {
 			/* The new popularity's pages not on node 0 now. */
 			query(&b);
@@ -1178,6 +1189,8 @@ int main(int argc, char **argv)
 			STORE(b.phase, 1);
 			printf("htmm-tierbench: the popularity changes: %lld pages to promote\n", min1);
 		}
+		while (now() < t0 + n + 1)
+			usleep(20000);
 		q0 = now();
 		query(&b);
 		busy += now() - q0;
