@@ -43,7 +43,7 @@ TOOLS      = $(BIN)/htmmctl $(BIN)/hotcold $(BIN)/htmm-hwcheck
 VERSION    ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 TOOLS_CFLAGS = -O2 -Wall -Wextra -static -Itools/include -DHTMMCTL_VERSION=\"$(VERSION)\"
 
-.PHONY: help deps tree refresh config kernel selftests tools install uninstall initramfs vm demo docs-check check-series export same-tree deb deb-tools bench bench-profile tier-bench hwcheck check-guest guest-run check clean distclean
+.PHONY: help deps tree refresh config kernel selftests tools install uninstall initramfs vm demo docs-check check-series export same-tree deb deb-tools bench bench-profile tier-bench results hwcheck check-guest guest-run check clean distclean
 
 help:
 	@echo "htmm targets:"
@@ -62,7 +62,7 @@ help:
 	@echo "  vm         boot the guest with a shell on this terminal"
 	@echo "  demo       the main job: hotcold under 'htmmctl run --tier' in the guest, and its heatmap"
 	@echo "  check-series  checkpatch, each patch builds, sparse, kernel-doc, docs"
-	@echo "  bench      htmm vs perf record on a page-fault workload (table + JSON)"
+	@echo "  bench      htmm vs perf record on a page-fault workload (table, build/bench.json)"
 	@echo "  bench-profile  where ksamplingd's CPU goes per sample, by kernel function"
 	@echo "             (perf in the guest; build/bench-profile.txt)"
 	@echo "  tier-bench htmm tiering vs NUMA balancing vs DAMON, fresh guest each, on"
@@ -72,6 +72,8 @@ help:
 	@echo "             zipf-1.2 zipf-phase gups-hotset gups-scattered thp;"
 	@echo "             TIER_ARGS=\"--size 2 --seed 9\" more htmm-tierbench options;"
 	@echo "             TIER_NODE_MIB=512:1536 memory of guest nodes 0:1, default 512)"
+	@echo "  results    the results page build/results/index.md from build/tier-bench.json"
+	@echo "             and build/bench.json (tier-bench and bench make it too)"
 	@echo "  hwcheck    on a real machine running the patched kernel, as root: which"
 	@echo "             source auto picks, and a short sampling self-check"
 	@echo "  deb        Debian packages of the patched kernel (defconfig + htmm),"
@@ -287,6 +289,7 @@ bench: kernel initramfs $(BIN)/htmm-bench
 		--out /tmp/bench.json:$(BUILD)/bench.json -- \
 		htmm-bench -r 5 -o /tmp/bench.json
 	@echo "bench: JSON in $(BUILD)/bench.json"
+	@tools/results-page $(BUILD)
 
 # The sample path of make bench, profiled: ksamplingd's perf samples by
 # function of the guest kernel.
@@ -306,6 +309,12 @@ TIER_NODE_MIB ?= 512
 tier-bench: kernel initramfs $(BIN)/htmm-tierbench
 	TIER_VARIANTS="$(TIER_VARIANTS)" TIER_ARGS="$(TIER_ARGS)" \
 	TIER_NODE_MIB="$(TIER_NODE_MIB)" tools/tier-bench $(TIER_SECONDS)
+	@tools/results-page $(BUILD)
+
+# The results page, generated from what tier-bench and bench left:
+# commit, date, machine, the tables and links to the plots.
+results:
+	@tools/results-page $(BUILD)
 
 $(BIN)/htmm-tierbench: tools/tierbench/htmm-tierbench.c selftests/htmm/htmm_util.h
 	@mkdir -p $(BIN)
@@ -325,7 +334,8 @@ same-tree: tree
 	tools/same-tree $(TREE) $(REV)
 
 # The documentation the series carries must be the one kept here.
-DOCS = Documentation/admin-guide/mm/htmm.rst Documentation/ABI/testing/sysfs-kernel-mm-htmm
+DOCS = Documentation/mm/htmm.rst Documentation/admin-guide/mm/htmm.rst \
+	Documentation/ABI/testing/sysfs-kernel-mm-htmm
 docs-check: tree
 	@for f in $(DOCS); do \
 		cmp -s $$f $(TREE)/$$f || { echo "docs-check: $$f differs from the series' copy"; exit 1; }; \
