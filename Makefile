@@ -276,12 +276,13 @@ deb-tools:
 	printf '%s\n' 'Package: htmm-tools' 'Version: $(DEB_VERSION)' \
 		'Architecture: $(DEB_ARCH)' 'Maintainer: $(DEB_MAINTAINER)' \
 		"Installed-Size: $$(du -sk $(DEB_TOOLS)/usr | cut -f1)" \
-		'Section: admin' 'Priority: optional' \
-		'Description: htmm user tools: htmmctl, htmm-hwcheck, htmm.h' \
+		'Section: admin' 'Priority: optional' 'Suggests: gnuplot-nox' \
+		'Description: htmm user tools: htmmctl, htmm-hwcheck, htmm-plot, htmm.h' \
 		' htmmctl(8) starts, stops, watches and records the memory access' \
 		' sampling sessions of a kernel with the htmm patch series' \
 		' (make deb); htmm-hwcheck checks its sample sources and its' \
-		' bandwidth counting on this machine; htmm.h and htmm_start(2)' \
+		' bandwidth counting on this machine; htmm-plot draws a heatmap' \
+		' (with gnuplot); htmm.h and htmm_start(2)' \
 		' are for programs that make the system calls themselves.' \
 		>$(DEB_TOOLS)/DEBIAN/control
 	dpkg-deb --build --root-owner-group $(DEB_TOOLS) \
