@@ -186,7 +186,7 @@ static void usage(FILE *f)
 
 	fputs("usage: htmmctl COMMAND [OPTIONS] [ARGS]\n\ncommands:\n", f);
 	for (i = 0; i < NR_COMMANDS; i++)
-		fprintf(f, "  %-8s %-27s %s\n", commands[i].name, commands[i].args,
+		fprintf(f, "  %-8s %-32s %s\n", commands[i].name, commands[i].args,
 			commands[i].summary);
 	fputs("\n  htmmctl help COMMAND, or htmmctl COMMAND --help: its options\n", f);
 	print_opt(f, opt_def('h'), NULL);
