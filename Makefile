@@ -43,7 +43,7 @@ TOOLS      = $(BIN)/htmmctl $(BIN)/hotcold $(BIN)/htmm-hwcheck
 VERSION    ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 TOOLS_CFLAGS = -O2 -Wall -Wextra -static -Itools/include -DHTMMCTL_VERSION=\"$(VERSION)\"
 
-.PHONY: help deps tree refresh config kernel selftests tools install uninstall initramfs vm demo docs-check check-series export same-tree deb deb-tools bench bench-profile tier-bench results hwcheck check-guest guest-run check clean distclean
+.PHONY: help deps tree refresh config kernel selftests tools install uninstall initramfs vm demo docs-check check-series export same-tree deb deb-tools bench bench-profile tier-bench results hwcheck tools-check check-guest guest-run check clean distclean
 
 help:
 	@echo "htmm targets:"
@@ -54,8 +54,9 @@ help:
 	@echo "  kernel     build the guest bzImage (ccache in CCACHE_DIR)"
 	@echo "  selftests  build the kselftests in selftests/ (static, for the guest) and"
 	@echo "             install them with kselftest's runner in build/kselftest"
-	@echo "  tools      build htmmctl and the hotcold workload (static)"
-	@echo "  install    htmmctl, htmm-hwcheck, htmm.h and the man pages into PREFIX"
+	@echo "  tools      build htmmctl, htmm-hwcheck and the hotcold workload (static;"
+	@echo "             needs only cc and make)"
+	@echo "  install    htmmctl, htmm-hwcheck, htmm-plot, htmm.h and the man pages into PREFIX"
 	@echo "             (/usr/local; DESTDIR= stages); needs only cc and make"
 	@echo "  uninstall  remove what install put there"
 	@echo "  initramfs  build the base guest initramfs (busybox)"
@@ -82,9 +83,11 @@ help:
 	@echo "  export     the series as mails of its next version (b4) in build/export"
 	@echo "  same-tree  REV=<commit>: the series ends in the same kernel tree as at REV"
 	@echo "  docs-check Documentation/ here and in the series say the same"
+	@echo "  tools-check  host tests of htmmctl, hwcheck and ktap-summary (seconds, no guest)"
 	@echo "  check-guest  KUnit and kselftests in one guest (FLAVOR=guest|debug)"
 	@echo "  guest-run  the same on what is already built (no rebuild)"
-	@echo "  check      everything: check-series, then check-guest on both flavors"
+	@echo "  check      everything: tools-check, docs-check, check-series, then"
+	@echo "             check-guest on both flavors"
 	@echo "  clean      remove the kernel objects; distclean removes build/"
 	@echo "variables: KERNEL_SRC=<6.12 tarball or tree> FLAVOR=guest|debug ACCEL=tcg|kvm JOBS=N"
 	@echo "run your own program on the patched kernel:"
@@ -150,14 +153,19 @@ selftests: kernel
 		KHDR_INCLUDES="-isystem $(KOUT)/usr/include"
 	@echo "selftests: kselftest install in $(KSFT_INSTALL) ($$(wc -l <$(KSFT_INSTALL)/kselftest-list.txt) programs)"
 
-tools: deps
-	@$(MAKE) --no-print-directory $(TOOLS)
+# The users' tools need only cc and make: no deps (no apt-get).
+tools: $(TOOLS) $(BIN)/htmm-plot
 
 HTMMCTL_SRC = $(sort $(wildcard tools/htmmctl/*.c))
 $(BIN)/htmmctl: $(HTMMCTL_SRC) $(wildcard tools/htmmctl/*.h) tools/include/htmm.h
 	@mkdir -p $(BIN)
 	@echo "  CC      $@"
 	@$(CC) $(TOOLS_CFLAGS) -o $@ $(HTMMCTL_SRC) -lm
+
+# Beside htmmctl, which runs it for "report heatmap -o FILE.png".
+$(BIN)/htmm-plot: tools/htmm-plot
+	@mkdir -p $(BIN)
+	@cp $< $@
 
 $(BIN)/hotcold: tools/hotcold/hotcold.c
 	@mkdir -p $(BIN)
@@ -180,13 +188,14 @@ $(BIN)/htmm-hwcheck: tools/hwcheck/htmm-hwcheck.c selftests/htmm/htmm_util.h
 PREFIX  ?= /usr/local
 DESTDIR ?=
 INSTALLED = $(DESTDIR)$(PREFIX)/sbin/htmmctl $(DESTDIR)$(PREFIX)/sbin/htmm-hwcheck \
-	$(DESTDIR)$(PREFIX)/include/htmm.h \
+	$(DESTDIR)$(PREFIX)/bin/htmm-plot $(DESTDIR)$(PREFIX)/include/htmm.h \
 	$(DESTDIR)$(PREFIX)/share/man/man2/htmm_start.2 \
 	$(DESTDIR)$(PREFIX)/share/man/man2/htmm_end.2 \
 	$(DESTDIR)$(PREFIX)/share/man/man8/htmmctl.8
 install: $(BIN)/htmmctl $(BIN)/htmm-hwcheck
 	install -D -m 0755 $(BIN)/htmmctl $(DESTDIR)$(PREFIX)/sbin/htmmctl
 	install -D -m 0755 $(BIN)/htmm-hwcheck $(DESTDIR)$(PREFIX)/sbin/htmm-hwcheck
+	install -D -m 0755 tools/htmm-plot $(DESTDIR)$(PREFIX)/bin/htmm-plot
 	install -D -m 0644 tools/include/htmm.h $(DESTDIR)$(PREFIX)/include/htmm.h
 	install -D -m 0644 -t $(DESTDIR)$(PREFIX)/share/man/man2 Documentation/man2/htmm_start.2 \
 		Documentation/man2/htmm_end.2
@@ -269,12 +278,13 @@ deb-tools:
 	printf '%s\n' 'Package: htmm-tools' 'Version: $(DEB_VERSION)' \
 		'Architecture: $(DEB_ARCH)' 'Maintainer: $(DEB_MAINTAINER)' \
 		"Installed-Size: $$(du -sk $(DEB_TOOLS)/usr | cut -f1)" \
-		'Section: admin' 'Priority: optional' \
-		'Description: htmm user tools: htmmctl, htmm-hwcheck, htmm.h' \
+		'Section: admin' 'Priority: optional' 'Suggests: gnuplot-nox' \
+		'Description: htmm user tools: htmmctl, htmm-hwcheck, htmm-plot, htmm.h' \
 		' htmmctl(8) starts, stops, watches and records the memory access' \
 		' sampling sessions of a kernel with the htmm patch series' \
 		' (make deb); htmm-hwcheck checks its sample sources and its' \
-		' bandwidth counting on this machine; htmm.h and htmm_start(2)' \
+		' bandwidth counting on this machine; htmm-plot draws a heatmap' \
+		' (with gnuplot); htmm.h and htmm_start(2)' \
 		' are for programs that make the system calls themselves.' \
 		>$(DEB_TOOLS)/DEBIAN/control
 	dpkg-deb --build --root-owner-group $(DEB_TOOLS) \
@@ -368,8 +378,15 @@ guest-run:
 	sed 's/^/check: $(FLAVOR): /' $(CHECK_LOG).summary; \
 	exit $$rc
 
+# htmmctl, htmm-hwcheck and tools/ktap-summary on this machine, against
+# fake sysfs/debugfs trees (HTMM_ROOT): seconds, no kernel, no guest.
+tools-check: $(BIN)/htmmctl $(BIN)/htmm-hwcheck $(BIN)/htmm-plot
+	@tools/tests/run $(BIN)
+
 # Everything, on the plain and the debug guest; the last line sums both.
-check: docs-check check-series
+# tools-check first, even under make -j.
+docs-check check-series: $(if $(filter check,$(MAKECMDGOALS)),tools-check)
+check: tools-check docs-check check-series
 	@rc=0; for f in $(FLAVORS); do \
 		$(MAKE) --no-print-directory check-guest FLAVOR=$$f || rc=1; \
 	done; \

@@ -6,6 +6,8 @@
 #ifndef HTMMCTL_BW_H
 #define HTMMCTL_BW_H
 
+#include "htmmctl.h"
+
 #define BW_MAX_NODES	64
 
 /* Bytes each node with a counter has read and written so far. */
@@ -20,8 +22,11 @@ struct bw_reading {
 int bw_read(struct bw_reading *r);
 /* Seconds between two readings of the counters by ksamplingd. */
 double bw_interval(void);
-/* Print MiB/s per node between @prev and @cur, @dt seconds apart. */
-void bw_print(const struct bw_reading *cur, const struct bw_reading *prev,
-	      double dt);
+/*
+ * MiB/s per node between @prev (NULL: none) and @cur, @dt seconds apart:
+ * a table, or (-x, -j) a row per node at @t, as session "bandwidth/nodeN".
+ */
+void bw_show(struct out *o, const struct bw_reading *cur,
+	     const struct bw_reading *prev, double dt, double t);
 
 #endif

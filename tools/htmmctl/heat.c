@@ -77,11 +77,11 @@ static int read_pages(pid_t pid, struct page_rec **out, size_t *nr)
 	size_t n = 0, cap = 0;
 	unsigned long addr, count, pages;
 	unsigned int bin;
-	char path[64];
+	char path[512];
 	int nid, err = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), HTMM_DEBUGFS "/%d/pages", pid);
+	path_of(path, sizeof(path), HTMM_DEBUGFS "/%d/pages", pid);
 	f = fopen(path, "r");
 	if (!f)
 		return -errno;
@@ -102,17 +102,27 @@ static int read_pages(pid_t pid, struct page_rec **out, size_t *nr)
 	return 0;
 }
 
-static void read_pages_failed(pid_t pid, int err)
+void read_pages_failed(pid_t pid, int err)
 {
-	if (err == -ENOENT)
-		fprintf(stderr, "htmmctl: no %s/%d/pages: no session for pid %d, a kernel without CONFIG_DEBUG_FS, or debugfs not mounted (mount -t debugfs none /sys/kernel/debug)\n",
-			HTMM_DEBUGFS, pid, pid);
-	else if (err == -EACCES || err == -EPERM)
-		fprintf(stderr, "htmmctl: %s: root's only; run htmmctl as root\n",
-			HTMM_DEBUGFS);
+	char dir[512];
+	int dir_err;
+
+	path_of(dir, sizeof(dir), HTMM_DEBUGFS);
+	dir_err = access(dir, X_OK) ? errno : 0;
+	if (err == -EACCES || err == -EPERM || dir_err == EACCES)
+		fprintf(stderr, "htmmctl: %s: root's only (debugfs); run htmmctl as root\n",
+			dir);
+	else if (!htmm_here())
+		say_no_htmm();
+	else if (dir_err == ENOENT)
+		fprintf(stderr, "htmmctl: no %s: debugfs is not mounted (mount -t debugfs none /sys/kernel/debug)\n",
+			dir);
+	else if (err == -ENOENT)
+		fprintf(stderr, "htmmctl: no session for pid %d (no %s/%d/pages)\n",
+			pid, dir, pid);
 	else
-		fprintf(stderr, "htmmctl: cannot read %s/%d/pages: %s\n",
-			HTMM_DEBUGFS, pid, strerror(-err));
+		fprintf(stderr, "htmmctl: cannot read %s/%d/pages: %s\n", dir, pid,
+			strerror(-err));
 }
 
 /* A value of @pid's session (read_value()), or -1. */
@@ -135,43 +145,53 @@ static int hotter(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-static const char *const hot_cols[] = {
-	"time", "rank", "address", "count", "bin", "node", "pages",
-};
-#define NR_HOT_COLS	(sizeof(hot_cols) / sizeof(hot_cols[0]))
+/* Page @rank, @r, of a snapshot at @t as a row of hot's. */
+static void hot_row(struct row *row, double t, size_t rank,
+		    const struct page_rec *r)
+{
+	char addr[32];
+
+	snprintf(addr, sizeof(addr), "0x%lx", r->addr);
+	row_init(row);
+	row_real(row, "time", t, 3);
+	row_uint(row, "rank", rank);
+	row_str(row, "address", addr);
+	row_uint(row, "count", r->count);
+	row_uint(row, "bin", r->bin);
+	row_int(row, "node", r->nid);
+	row_uint(row, "pages", r->pages);
+}
 
 /* The @n hottest of @r (sorted here), taken at @t, printed as @o says. */
 static void print_hot(struct page_rec *r, size_t nr, long n, double t,
-		      const struct out *o)
+		      struct out *o)
 {
-	char v[NR_HOT_COLS][OUT_VALUE_LEN];
+	struct row row;
 	size_t i;
 
 	qsort(r, nr, sizeof(*r), hotter);
 	if (o->kind == OUT_HUMAN)
 		printf("%5s  %-18s %6s %4s %5s %6s\n", "rank", "address", "count",
 		       "bin", "node", "pages");
-	else
-		out_header(stdout, o, NR_HOT_COLS, hot_cols);
 	for (i = 0; i < nr && i < (size_t)n; i++) {
 		if (o->kind == OUT_HUMAN) {
 			printf("%5zu  0x%016lx %6u %4u %5d %6u\n", i + 1, r[i].addr,
 			       r[i].count, r[i].bin, r[i].nid, r[i].pages);
 			continue;
 		}
-		snprintf(v[0], sizeof(v[0]), "%.3f", t);
-		snprintf(v[1], sizeof(v[1]), "%zu", i + 1);
-		snprintf(v[2], sizeof(v[2]), "0x%lx", r[i].addr);
-		snprintf(v[3], sizeof(v[3]), "%u", r[i].count);
-		snprintf(v[4], sizeof(v[4]), "%u", r[i].bin);
-		snprintf(v[5], sizeof(v[5]), "%d", r[i].nid);
-		snprintf(v[6], sizeof(v[6]), "%u", r[i].pages);
-		out_row(stdout, o, NR_HOT_COLS, hot_cols, v);
+		hot_row(&row, t, i + 1, &r[i]);
+		out_row(o, &row);
+	}
+	if (!nr && o->kind != OUT_HUMAN) {
+		struct page_rec none = { 0 };
+
+		hot_row(&row, t, 0, &none);
+		out_header(o, &row);
 	}
 	fflush(stdout);
 }
 
-int heat_hot(pid_t pid, long n, const struct out *o)
+int heat_hot(pid_t pid, long n, struct out *o)
 {
 	struct page_rec *r;
 	size_t nr;
@@ -411,7 +431,10 @@ static size_t distinct_records(struct heatmap *h, struct page_rec **out)
 	return k;
 }
 
-/* Which of @cols columns (by address) holds @addr: binary search. */
+/*
+ * Which of @cols columns holds @addr: the last one that starts at or
+ * below it (binary search; every column has a start, in address order).
+ */
 static int column_of(const struct column *col, int cols, unsigned long addr)
 {
 	int lo = 0, hi = cols - 1;
@@ -425,6 +448,12 @@ static int column_of(const struct column *col, int cols, unsigned long addr)
 			hi = mid - 1;
 	}
 	return lo;
+}
+
+/* Is @r a share of @weight pages in @cols columns, or more? */
+static bool big(const struct page_rec *r, int cols, unsigned long long weight)
+{
+	return (unsigned long long)r->pages * cols >= weight;
 }
 
 /* Group the snapshots into rows of @bin seconds (0: one each). */
@@ -446,39 +475,48 @@ static size_t time_rows(const struct heatmap *h, double bin, struct time_row *ro
 
 static const char ramp[] = " .:-=+*#%@";
 
-static const char *const cell_cols[] = {
-	"snap", "time_s", "range", "addr_start", "addr_end", "pages", "accesses",
-};
-#define NR_CELL_COLS	(sizeof(cell_cols) / sizeof(cell_cols[0]))
+/* Cell (@j, @c) of the heatmap as a row. */
+static void cell_row(struct row *r, size_t j, double t, int c,
+		     const struct column *col, unsigned long long v)
+{
+	char a[32], b[32];
 
-/* The heatmap's cells as rows, to @f. */
-static void print_cells(FILE *f, const struct out *o, const struct time_row *row,
+	snprintf(a, sizeof(a), "0x%lx", col->start);
+	snprintf(b, sizeof(b), "0x%lx", col->end);
+	row_init(r);
+	row_uint(r, "snap", j);
+	row_real(r, "time_s", t, 2);
+	row_int(r, "range", c);
+	row_str(r, "addr_start", a);
+	row_str(r, "addr_end", b);
+	row_uint(r, "pages", col->pages);
+	row_uint(r, "accesses", v);
+}
+
+/* The heatmap's cells as rows of @o. */
+static void print_cells(struct out *o, const struct time_row *row,
 			size_t nrows, const struct column *col, int cols,
 			const unsigned long long *cell)
 {
-	char v[NR_CELL_COLS][OUT_VALUE_LEN];
+	struct column none = { 0, 0, 0 };
+	struct row r;
 	size_t j;
 	int c;
 
-	out_header(f, o, NR_CELL_COLS, cell_cols);
+	cell_row(&r, 0, 0, 0, &none, 0);
+	out_header(o, &r);
 	for (j = 0; j < nrows; j++)
 		for (c = 0; c < cols; c++) {
-			snprintf(v[0], sizeof(v[0]), "%zu", j);
-			snprintf(v[1], sizeof(v[1]), "%.2f", row[j].t);
-			snprintf(v[2], sizeof(v[2]), "%d", c);
-			snprintf(v[3], sizeof(v[3]), "0x%lx", col[c].start);
-			snprintf(v[4], sizeof(v[4]), "0x%lx", col[c].end);
-			snprintf(v[5], sizeof(v[5]), "%lu", col[c].pages);
-			snprintf(v[6], sizeof(v[6]), "%llu", cell[j * cols + c]);
-			out_row(f, o, NR_CELL_COLS, cell_cols, v);
+			cell_row(&r, j, row[j].t, c, &col[c], cell[j * cols + c]);
+			out_row(o, &r);
 		}
 }
 
 int heatmap_report(struct heatmap *h, FILE *out, int width, double bin,
-		   const char *tsv, const struct out *o)
+		   const char *tsv, struct out *o)
 {
 	unsigned long long *cell = NULL, max = 0, weight = 0, seen = 0;
-	const struct out tab = { OUT_SEP, "\t" };
+	struct out tab = { OUT_SEP, "\t", NULL, false };
 	struct time_row *row = NULL;
 	struct page_rec *u = NULL;
 	struct column *col = NULL;
@@ -491,7 +529,7 @@ int heatmap_report(struct heatmap *h, FILE *out, int width, double bin,
 		if (o->kind == OUT_HUMAN)
 			fprintf(out, "heatmap: no pages were tracked\n");
 		else
-			out_header(out, o, NR_CELL_COLS, cell_cols);
+			print_cells(o, NULL, 0, NULL, 0, NULL);
 		free(u);
 		return 0;
 	}
@@ -509,12 +547,19 @@ int heatmap_report(struct heatmap *h, FILE *out, int width, double bin,
 		err = -ENOMEM;
 		goto out;
 	}
-	/* Equal shares of the pages: column c starts at share c/cols. */
+	/*
+	 * Equal shares of the pages: a column starts where share c/cols is
+	 * passed. A page of a share or more (a huge page) has a column of its
+	 * own; it passes several shares at once but opens one column only,
+	 * so that no column is left empty.
+	 */
 	for (i = 0, c = -1; i < nu; i++) {
 		int want = seen * cols / weight;
+		bool alone = big(&u[i], cols, weight) ||
+			     (i && big(&u[i - 1], cols, weight));
 
-		if (want > c) {
-			c = want;
+		if (c < 0 || (c + 1 < cols && (want > c || alone))) {
+			c++;
 			col[c].start = u[i].addr;
 		}
 		col[c].pages += u[i].pages;
@@ -541,10 +586,10 @@ int heatmap_report(struct heatmap *h, FILE *out, int width, double bin,
 	}
 
 	if (o->kind != OUT_HUMAN) {
-		print_cells(out, o, row, nrows, col, cols, cell);
+		print_cells(o, row, nrows, col, cols, cell);
 	} else {
-		fprintf(out, "heatmap of pid %d: time down, address across in %d ranges of %llu tracked pages each\n",
-			h->pid, cols, (weight + cols - 1) / cols);
+		fprintf(out, "heatmap of pid %d: time down, address across in %d ranges of about 1/%d of the %llu tracked pages each\n",
+			h->pid, cols, cols, weight);
 		fprintf(out, "(0x%lx .. 0x%lx; ranges skip untracked addresses), shade = accesses in a range,\n",
 			col[0].start, col[cols - 1].end);
 		fprintf(out, "log scale '%s' (blank: none, '@': %llu)\n", ramp, max);
@@ -572,7 +617,8 @@ int heatmap_report(struct heatmap *h, FILE *out, int width, double bin,
 	fprintf(t, "# htmm heatmap of pid %d: %zu rows x %d address ranges\n",
 		h->pid, nrows, cols);
 	fprintf(t, "# accesses: sum of the cooled access counts of the range's tracked pages\n");
-	print_cells(t, &tab, row, nrows, col, cols, cell);
+	tab.f = t;
+	print_cells(&tab, row, nrows, col, cols, cell);
 	if (fclose(t))
 		err = -errno;
 out:
@@ -583,7 +629,7 @@ out:
 	return err;
 }
 
-int heatmap_hot(struct heatmap *h, long n, double at, const struct out *o)
+int heatmap_hot(struct heatmap *h, long n, double at, struct out *o)
 {
 	struct page_rec *r;
 	const struct snap *s = NULL;
@@ -609,16 +655,11 @@ int heatmap_hot(struct heatmap *h, long n, double at, const struct out *o)
 
 #define MAX_NODES	64
 
-int heatmap_placement(struct heatmap *h, const char *tsv, const struct out *o)
+/* The nodes that hold a page in any snapshot, in @node; how many. */
+static int used_nodes(const struct heatmap *h, int *node)
 {
-	const struct out tab = { OUT_SEP, "\t" };
-	char names[2 * MAX_NODES + 1][OUT_VALUE_LEN];
-	char v[2 * MAX_NODES + 1][OUT_VALUE_LEN];
-	const char *np[2 * MAX_NODES + 1];
-	unsigned long long pages[MAX_NODES], acc[MAX_NODES], all;
 	bool used[MAX_NODES] = { false };
-	int node[MAX_NODES], nn = 0, i, k, ret = 0;
-	FILE *f[2] = { stdout, NULL };
+	int i, nn = 0;
 	size_t j, p;
 
 	for (j = 0; j < h->nr_snaps; j++)
@@ -631,63 +672,81 @@ int heatmap_placement(struct heatmap *h, const char *tsv, const struct out *o)
 	for (i = 0; i < MAX_NODES; i++)
 		if (used[i])
 			node[nn++] = i;
-	snprintf(names[0], sizeof(names[0]), "time_s");
-	for (k = 0; k < nn; k++) {
-		snprintf(names[1 + k], sizeof(names[0]), "node%d_mib", node[k]);
-		snprintf(names[1 + nn + k], sizeof(names[0]), "node%d_access_pct",
-			 node[k]);
+	return nn;
+}
+
+/* Snapshot @s as a row of placement's: MiB and share of accesses per node. */
+static void placement_row(struct row *row, const struct heatmap *h,
+			  const struct snap *s, const int *node, int nn,
+			  char (*names)[24])
+{
+	unsigned long long pages[MAX_NODES] = { 0 }, acc[MAX_NODES] = { 0 }, all = 0;
+	size_t p;
+	int k;
+
+	for (p = 0; s && p < s->n; p++) {
+		const struct page_rec *r = &s->r[p];
+
+		if (r->nid < 0 || r->nid >= MAX_NODES)
+			continue;
+		pages[r->nid] += r->pages;
+		acc[r->nid] += r->count;
+		all += r->count;
 	}
-	for (k = 0; k < 1 + 2 * nn; k++)
-		np[k] = names[k];
+	row_init(row);
+	row_real(row, "time_s", s ? s->t : 0, 3);
+	for (k = 0; k < nn; k++)
+		row_real(row, names[k], pages[node[k]] * (double)h->page_size / (1 << 20), 1);
+	for (k = 0; k < nn; k++)
+		row_real(row, names[nn + k], all ? 100.0 * acc[node[k]] / all : 0.0, 1);
+}
+
+int heatmap_placement(struct heatmap *h, const char *tsv, struct out *o)
+{
+	static char names[2 * MAX_NODES][24];
+	struct out tab = { OUT_SEP, "\t", NULL, false };
+	int node[MAX_NODES], nn, k, ret = 0;
+	struct row row;
+	size_t j;
+
+	nn = used_nodes(h, node);
+	for (k = 0; k < nn; k++) {
+		snprintf(names[k], sizeof(names[k]), "node%d_mib", node[k]);
+		snprintf(names[nn + k], sizeof(names[k]), "node%d_access_pct", node[k]);
+	}
 	if (tsv) {
-		f[1] = fopen(tsv, "w");
-		if (!f[1]) {
+		tab.f = fopen(tsv, "w");
+		if (!tab.f) {
 			fprintf(stderr, "htmmctl: cannot write %s: %s\n", tsv,
 				strerror(errno));
 			return 1;
 		}
-		out_header(f[1], &tab, 1 + 2 * nn, np);
 	}
+	placement_row(&row, h, NULL, node, nn, names);
+	if (tab.f)
+		out_header(&tab, &row);
 	if (o->kind == OUT_HUMAN) {
 		printf("pid %d: memory (MiB) and share of the accesses (%%) per node, of the tracked pages\n",
 		       h->pid);
-		for (k = 0; k < 1 + 2 * nn; k++)
-			printf("%*s", k ? 18 : 8, names[k]);
+		for (k = 0; k < row.n; k++)
+			printf("%*s", k ? 18 : 8, row.f[k].name);
 		printf("\n");
 	} else {
-		out_header(stdout, o, 1 + 2 * nn, np);
+		out_header(o, &row);
 	}
 	for (j = 0; j < h->nr_snaps; j++) {
-		memset(pages, 0, sizeof(pages));
-		memset(acc, 0, sizeof(acc));
-		all = 0;
-		for (p = 0; p < h->snaps[j].n; p++) {
-			const struct page_rec *r = &h->snaps[j].r[p];
-
-			if (r->nid < 0 || r->nid >= MAX_NODES)
-				continue;
-			pages[r->nid] += r->pages;
-			acc[r->nid] += r->count;
-			all += r->count;
-		}
-		snprintf(v[0], sizeof(v[0]), "%.3f", h->snaps[j].t);
-		for (k = 0; k < nn; k++) {
-			snprintf(v[1 + k], sizeof(v[0]), "%.1f",
-				 pages[node[k]] * (double)h->page_size / (1 << 20));
-			snprintf(v[1 + nn + k], sizeof(v[0]), "%.1f",
-				 all ? 100.0 * acc[node[k]] / all : 0.0);
-		}
+		placement_row(&row, h, &h->snaps[j], node, nn, names);
 		if (o->kind == OUT_HUMAN) {
-			for (k = 0; k < 1 + 2 * nn; k++)
-				printf("%*s", k ? 18 : 8, v[k]);
+			for (k = 0; k < row.n; k++)
+				printf("%*.*f", k ? 18 : 8, row.f[k].prec, row.f[k].d);
 			printf("\n");
 		} else {
-			out_row(stdout, o, 1 + 2 * nn, np, v);
+			out_row(o, &row);
 		}
-		if (f[1])
-			out_row(f[1], &tab, 1 + 2 * nn, np, v);
+		if (tab.f)
+			out_row(&tab, &row);
 	}
-	if (f[1] && fclose(f[1])) {
+	if (tab.f && fclose(tab.f)) {
 		fprintf(stderr, "htmmctl: cannot write %s: %s\n", tsv, strerror(errno));
 		ret = 1;
 	}

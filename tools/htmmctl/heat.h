@@ -13,15 +13,15 @@
 
 #include "htmmctl.h"
 
-/* Where htmm lists a session's pages (root only). */
-#define HTMM_DEBUGFS	"/sys/kernel/debug/htmm"
 /* The first line of a record file; the number is the format's version. */
 #define HTMM_RECORD_MAGIC	"# htmm-record 1"
 
 struct heatmap;
 
 /* Print the @n hottest pages of @pid's session now; 0, or 1 on failure. */
-int heat_hot(pid_t pid, long n, const struct out *o);
+int heat_hot(pid_t pid, long n, struct out *o);
+/* Say why @pid's pages could not be read (-errno @err). */
+void read_pages_failed(pid_t pid, int err);
 
 /* Snapshots of @pid's session, kept in memory. */
 struct heatmap *heatmap_new(pid_t pid);
@@ -47,11 +47,11 @@ void heatmap_free(struct heatmap *h);
  * (NULL: none). 0, or -errno if the TSV could not be written.
  */
 int heatmap_report(struct heatmap *h, FILE *out, int width, double bin,
-		   const char *tsv, const struct out *o);
+		   const char *tsv, struct out *o);
 /* The @n hottest pages of the last snapshot taken at or before @at. */
-int heatmap_hot(struct heatmap *h, long n, double at, const struct out *o);
+int heatmap_hot(struct heatmap *h, long n, double at, struct out *o);
 /* Per snapshot: MiB and share of the accesses on each node; @tsv too. */
-int heatmap_placement(struct heatmap *h, const char *tsv, const struct out *o);
+int heatmap_placement(struct heatmap *h, const char *tsv, struct out *o);
 
 /* The terminal's width, else $COLUMNS, else 80. */
 int terminal_width(void);

@@ -11,12 +11,17 @@
  * Exits 0 if so, 1 with the reason if not, 2 on bad usage, 4 if there is
  * nothing to check here (no bandwidth source known for this CPU). Must
  * run as root (it sets the source in sysfs and restores it).
+ *
+ * $HTMM_ROOT (a testing aid, as htmmctl's) puts /sys and /proc under
+ * another directory; the system calls are made only where the real
+ * /sys/kernel/mm/htmm exists.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,18 +47,32 @@ static const char usage_text[] =
 "  memory node for the near/far counters (default: none).\n"
 "  --bandwidth: list the uncore memory PMUs, the counters htmm maps to\n"
 "  nodes (the built-in table, or LINES for bandwidth_events), then copy\n"
-"  MB MiB buffers for N seconds and print each node's MB/s; fail if no\n"
+"  MB MiB buffers for N seconds and print each node's MiB/s; fail if no\n"
 "  node counted anything.\n"
+"  -h, --help: this help.\n"
 "  Exit status: 0 passed, 1 failed (the reason is printed), 2 usage,\n"
 "  4 nothing to check here (the reason is printed).\n";
+
+/* @fmt's path under $HTMM_ROOT; the last 8 stay valid. */
+static const char * __attribute__((format(printf, 1, 2))) at(const char *fmt, ...)
+{
+	static char buf[8][512];
+	static int k;
+	const char *root = getenv("HTMM_ROOT");
+	char *b = buf[k++ % 8];
+	size_t n = snprintf(b, 512, "%s", root ? root : "");
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(b + n, 512 - n, fmt, ap);
+	va_end(ap);
+	return b;
+}
 
 /* A file under HTMM_SYSFS, first line only. */
 static int read_str(const char *name, char *buf, size_t len)
 {
-	char path[256];
-
-	snprintf(path, sizeof(path), HTMM_SYSFS "/%s", name);
-	if (read_file(path, buf, len))
+	if (read_file(at(HTMM_SYSFS "/%s", name), buf, len))
 		return -1;
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
@@ -62,7 +81,7 @@ static int read_str(const char *name, char *buf, size_t len)
 /* The first line of /proc/cpuinfo that starts with @key, or "?". */
 static const char *cpuinfo(const char *key, char *buf, size_t len)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
+	FILE *f = fopen(at("/proc/cpuinfo"), "r");
 	char line[8192];
 
 	snprintf(buf, len, "?");
@@ -131,13 +150,14 @@ static double copy_load(size_t mb, int seconds)
 }
 
 #define BW_MAX_NODES	64
+/* Bandwidth in MiB/s, as htmmctl prints it. */
+#define MIB		(1024.0 * 1024.0)
 
 /* Bytes read and written by each node with a counter (-1: none). */
 static int bw_nodes(long long bytes[][2])
 {
 	static const char * const file[2] = { "read_bytes", "write_bytes" };
-	DIR *d = opendir(HTMM_SYSFS "/bandwidth");
-	char path[300];
+	DIR *d = opendir(at(HTMM_SYSFS "/bandwidth"));
 	struct dirent *e;
 	int node, k, n = 0;
 
@@ -148,9 +168,8 @@ static int bw_nodes(long long bytes[][2])
 		    node >= BW_MAX_NODES)
 			continue;
 		for (k = 0; k < 2; k++) {
-			snprintf(path, sizeof(path), HTMM_SYSFS "/bandwidth/%s/%s",
-				 e->d_name, file[k]);
-			bytes[node][k] = read_ll(path);
+			bytes[node][k] = read_ll(at(HTMM_SYSFS "/bandwidth/%s/%s",
+						    e->d_name, file[k]));
 		}
 		n++;
 	}
@@ -165,8 +184,8 @@ static int list_uncore_pmus(void)
 	static const char * const families[] = {
 		"uncore_imc_", "uncore_cxlcm_", "amd_umc_",
 	};
-	DIR *d = opendir("/sys/bus/event_source/devices");
-	char path[300], mask[64];
+	DIR *d = opendir(at("/sys/bus/event_source/devices"));
+	char mask[64];
 	struct dirent *e;
 	unsigned int i;
 	int found = 0;
@@ -176,9 +195,8 @@ static int list_uncore_pmus(void)
 		for (i = 0; i < ARRAY_SIZE(families); i++) {
 			if (strncmp(e->d_name, families[i], strlen(families[i])))
 				continue;
-			snprintf(path, sizeof(path),
-				 "/sys/bus/event_source/devices/%s/cpumask", e->d_name);
-			if (read_file(path, mask, sizeof(mask)))
+			if (read_file(at("/sys/bus/event_source/devices/%s/cpumask",
+					 e->d_name), mask, sizeof(mask)))
 				snprintf(mask, sizeof(mask), "?");
 			mask[strcspn(mask, "\n")] = '\0';
 			printf(" %s (%s)", e->d_name, mask);
@@ -198,14 +216,14 @@ static int check_bandwidth(const char *events, int seconds, size_t mb)
 	double copied, dt, t0, wait;
 	char buf[4096];
 
-	err = events ? write_file(HTMM_SYSFS "/bandwidth_events", events) : 0;
+	err = events ? write_file(at(HTMM_SYSFS "/bandwidth_events"), events) : 0;
 	if (err)
 		return fail("bandwidth_events: %s", strerror(err));
-	if (read_file(HTMM_SYSFS "/bandwidth_events", buf, sizeof(buf)))
-		return fail("no %s/bandwidth_events: kernel without bandwidth counting?",
-			    HTMM_SYSFS);
+	if (read_file(at(HTMM_SYSFS "/bandwidth_events"), buf, sizeof(buf)))
+		return fail("no %s: kernel without bandwidth counting?",
+			    at(HTMM_SYSFS "/bandwidth_events"));
 	printf("counters (node pmu config direction [cpu]):\n%s", buf);
-	err = write_file(HTMM_SYSFS "/bandwidth/enable", "1");
+	err = write_file(at(HTMM_SYSFS "/bandwidth/enable"), "1");
 	if (err == ENODEV && !events && strstr(buf, "no events known")) {
 		printf("SKIP: bandwidth: no uncore events known for this CPU model%s\n",
 		       found ? "; set bandwidth_events for the PMUs above" : "");
@@ -219,24 +237,24 @@ static int check_bandwidth(const char *events, int seconds, size_t mb)
 	t0 = now();
 	copied = copy_load(mb, seconds);
 	/* The last reading comes within bandwidth_interval_ms. */
-	wait = read_ll(HTMM_SYSFS "/bandwidth_interval_ms") / 1000.0 + 0.1;
+	wait = read_ll(at(HTMM_SYSFS "/bandwidth_interval_ms")) / 1000.0 + 0.1;
 	usleep(wait * 1e6);
 	dt = now() - t0;
 	if (!bw_nodes(after))
 		rc = fail("%s", "counting is on but no node has a directory");
-	write_file(HTMM_SYSFS "/bandwidth/enable", "0");
+	write_file(at(HTMM_SYSFS "/bandwidth/enable"), "0");
 	if (events)
-		write_file(HTMM_SYSFS "/bandwidth_events", "default");
+		write_file(at(HTMM_SYSFS "/bandwidth_events"), "default");
 	if (copied < 0)
 		return fail("%s", "no memory for the load");
-	printf("load: copied %.0f MB in %d s (%.0f MB/s)\n", copied / 1e6,
-	       seconds, copied / 1e6 / seconds);
+	printf("load: copied %.0f MiB in %d s (%.0f MiB/s)\n", copied / MIB,
+	       seconds, copied / MIB / seconds);
 	for (node = 0, found = 0; node < BW_MAX_NODES; node++) {
 		if (after[node][0] < 0 || before[node][0] < 0)
 			continue;
-		printf("node%-3d read %10.1f MB/s  write %10.1f MB/s  (over %.1f s)\n",
-		       node, (after[node][0] - before[node][0]) / dt / 1e6,
-		       (after[node][1] - before[node][1]) / dt / 1e6, dt);
+		printf("node%-3d read %10.1f MiB/s  write %10.1f MiB/s  (over %.1f s)\n",
+		       node, (after[node][0] - before[node][0]) / dt / MIB,
+		       (after[node][1] - before[node][1]) / dt / MIB, dt);
 		found += after[node][0] + after[node][1] >
 			 before[node][0] + before[node][1];
 	}
@@ -245,6 +263,19 @@ static int check_bandwidth(const char *events, int seconds, size_t mb)
 	if (!rc)
 		printf("PASS: bandwidth counted\n");
 	return rc;
+}
+
+/*
+ * htmm_start(), made only where the real sysfs directory shows htmm:
+ * 463 is another call from Linux 6.13 on (see tools/include/htmm.h).
+ */
+static long start_session(pid_t pid, int node)
+{
+	if (access(HTMM_SYSFS, F_OK)) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return htmm_start(pid, node);
 }
 
 static const char *source;
@@ -259,7 +290,7 @@ static void restore_source(void)
 	end = strchr(sel, ']');
 	if (end) {
 		*end = '\0';
-		write_file(HTMM_SYSFS "/source", sel + 1);
+		write_file(at(HTMM_SYSFS "/source"), sel + 1);
 	}
 }
 
@@ -292,9 +323,14 @@ int main(int argc, char **argv)
 			bandwidth = true;
 		else if (!strcmp(argv[i], "--events") && i + 1 < argc)
 			events = argv[++i];
-		else {
-			fputs(usage_text, strcmp(argv[i], "--help") ? stderr : stdout);
-			return strcmp(argv[i], "--help") ? 2 : 0;
+		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage_text, stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "htmm-hwcheck: unknown or incomplete option '%s'\n",
+				argv[i]);
+			fputs(usage_text, stderr);
+			return 2;
 		}
 	}
 	if (seconds < 1 || !mb) {
@@ -302,17 +338,22 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
+	if (access(at(HTMM_SYSFS), F_OK)) {
+		fprintf(stderr, "htmm-hwcheck: this kernel has no htmm (CONFIG_HTMM): no %s\n",
+			at(HTMM_SYSFS));
+		return 1;
+	}
 	printf("cpu:        %s, %s\n", cpuinfo("vendor_id", buf, sizeof(buf)),
 	       cpuinfo("model name", buf + 128, sizeof(buf) - 128));
 	if (bandwidth)
 		return check_bandwidth(events, seconds, mb);
 	printf("PMUs:       cpu %s, ibs_op %s\n",
-	       access("/sys/bus/event_source/devices/cpu", F_OK) ? "no" : "yes",
-	       access("/sys/bus/event_source/devices/ibs_op", F_OK) ? "no" : "yes");
+	       access(at("/sys/bus/event_source/devices/cpu"), F_OK) ? "no" : "yes",
+	       access(at("/sys/bus/event_source/devices/ibs_op"), F_OK) ? "no" : "yes");
 	if (read_str("source", old_source, sizeof(old_source)))
-		return fail("no %s: kernel without CONFIG_HTMM?", HTMM_SYSFS);
+		return fail("cannot read %s", at(HTMM_SYSFS "/source"));
 	if (source) {
-		err = write_file(HTMM_SYSFS "/source", source);
+		err = write_file(at(HTMM_SYSFS "/source"), source);
 		if (err) {
 			fprintf(stderr, "htmm-hwcheck: source %s: %s\n", source,
 				strerror(err));
@@ -320,7 +361,8 @@ int main(int argc, char **argv)
 		}
 		atexit(restore_source);
 	}
-	snprintf(resolved, sizeof(resolved), "%s", read_source_resolved());
+	if (read_str("source_resolved", resolved, sizeof(resolved)))
+		snprintf(resolved, sizeof(resolved), "?");
 	printf("source:     %s -> %s\n", source ? source : "auto", resolved);
 	if (!read_str("pebs_events", buf, sizeof(buf)) &&
 	    !strcmp(resolved, "pebs"))
@@ -345,7 +387,7 @@ int main(int argc, char **argv)
 		workload(mb);
 	}
 	close(go[0]);
-	if (htmm_start(child, node)) {
+	if (start_session(child, node)) {
 		err = errno;
 		kill(child, SIGKILL);
 		waitpid(child, &status, 0);
@@ -356,7 +398,7 @@ int main(int argc, char **argv)
 	close(go[1]);
 	sleep(seconds);
 	for (i = 0; i < (int)ARRAY_SIZE(counters); i++)
-		val[i] = session_value(child, counters[i]);
+		val[i] = read_ll(at(HTMM_SYSFS "/sessions/%d/%s", child, counters[i]));
 	htmm_end(child);
 	kill(child, SIGKILL);
 	waitpid(child, &status, 0);
