@@ -38,7 +38,7 @@ static const struct {
 	{ EOPNOTSUPP, "EOPNOTSUPP", "the selected sample source is unavailable here, see " HTMM_SYSFS "/source" },
 	{ ESRCH, "ESRCH", "no such process, it is exiting, or it has no session" },
 	{ EBUSY, "EBUSY", "it already has a session; stop that one first" },
-	{ ENOSPC, "ENOSPC", "too many live sessions, see " HTMM_SYSFS "/max_sessions" },
+	{ ENOSPC, "ENOSPC", "too many live sessions, see " HTMM_SYSFS "/max_sessions and max_user_sessions" },
 	{ EINVAL, "EINVAL", "pid below -1, or the node is not an online node with memory" },
 	{ ENOMEM, "ENOMEM", "out of memory" },
 };
