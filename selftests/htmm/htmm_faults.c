@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * htmm_start() and htmm_end() under fault injection: failslab and
+ * fail_page_alloc fail a share of the allocations of the calling task
+ * (the task filter, /proc/<pid>/make-it-fail), so every allocation of
+ * the start path may fail in turn. Each call must succeed or fail with
+ * a documented errno, a failed start must leave no session behind, and
+ * an ended one nothing at all. The kernel's own checkers (KASAN,
+ * kmemleak, lockdep in the debug guest) report the rest. Needs
+ * CONFIG_FAILSLAB and CONFIG_FAIL_PAGE_ALLOC with their debugfs files;
+ * skips without them.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "htmm_util.h"
+
+#define FAILSLAB	"/sys/kernel/debug/failslab"
+#define FAILPAGE	"/sys/kernel/debug/fail_page_alloc"
+#define ROUNDS		300
+#define TIMES		100000
+
+/* What a faulting child saw, shared with the parent. */
+struct faults_report {
+	int started, failed, bad_errno, left, ended_bad;
+	int errnos[8];
+};
+
+FIXTURE(faults) {
+	char source[64];
+};
+
+static int knob(const char *dir, const char *name, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return write_file(path, val);
+}
+
+static long long injected_left(const char *dir)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/times", dir);
+	return read_ll(path);
+}
+
+/* Aim @dir at the tasks that ask for it, @pct of their allocations. */
+static int aim(const char *dir, const char *pct)
+{
+	char times[16];
+
+	snprintf(times, sizeof(times), "%d", TIMES);
+	return knob(dir, "task-filter", "Y") || knob(dir, "probability", pct) ||
+	       knob(dir, "interval", "1") || knob(dir, "times", times) ||
+	       knob(dir, "verbose", "0") || knob(dir, "ignore-gfp-wait", "N");
+}
+
+static void disarm(const char *dir)
+{
+	knob(dir, "probability", "0");
+	knob(dir, "times", "1");
+}
+
+FIXTURE_SETUP(faults)
+{
+	const char *why = htmm_skip_reason();
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (access(FAILSLAB "/times", W_OK) || access(FAILPAGE "/times", W_OK))
+		SKIP(return, "no failslab/fail_page_alloc in debugfs (CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC)");
+	ASSERT_EQ(0, read_source_selected(self->source, sizeof(self->source)));
+	ASSERT_EQ(0, aim(FAILSLAB, "10"));
+	ASSERT_EQ(0, aim(FAILPAGE, "10"));
+	ASSERT_EQ(0, knob(FAILPAGE, "ignore-gfp-highmem", "N"));
+	ASSERT_EQ(0, knob(FAILPAGE, "min-order", "0"));
+}
+
+FIXTURE_TEARDOWN(faults)
+{
+	disarm(FAILSLAB);
+	disarm(FAILPAGE);
+	if (self->source[0])
+		write_file(HTMM_SYSFS "/source", self->source);
+}
+
+static bool documented(int err)
+{
+	return err == ENOMEM || err == EAGAIN || err == EINTR ||
+	       err == EPERM || err == ENODEV;
+}
+
+/*
+ * In a child that fails: start and end a session on itself ROUNDS times.
+ * It takes no page fault once it fails (a failed fault would kill it):
+ * its stack is touched first, and nothing is mapped after.
+ */
+static void faulting_child(struct faults_report *r)
+{
+	volatile char stack[64 * 1024];
+	int i, err;
+
+	memset((char *)stack, 1, sizeof(stack));
+	if (write_file("/proc/self/make-it-fail", "1"))
+		_exit(100);
+	for (i = 0; i < ROUNDS; i++) {
+		err = ERR(htmm_start(0, -1));
+		if (err) {
+			r->failed++;
+			if (!documented(err) && r->bad_errno < 8)
+				r->errnos[r->bad_errno++] = err;
+			r->left += pid_session_exists(getpid());
+			continue;
+		}
+		r->started++;
+		err = ERR(htmm_end(0));
+		/* Ending allocates nothing it needs. */
+		r->ended_bad += err != 0;
+		r->left += pid_session_exists(getpid());
+	}
+	_exit(0);
+}
+
+static void run(struct __test_metadata *_metadata, const char *source)
+{
+	struct faults_report *r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+				       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long long slab0, page0;
+	int status, i;
+	pid_t child;
+
+	ASSERT_NE(MAP_FAILED, r);
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", source));
+	slab0 = injected_left(FAILSLAB);
+	page0 = injected_left(FAILPAGE);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child)
+		faulting_child(r);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	TH_LOG("%s: %d starts, %d failed; faults injected: %lld failslab, %lld fail_page_alloc",
+	       source, r->started, r->failed, slab0 - injected_left(FAILSLAB),
+	       page0 - injected_left(FAILPAGE));
+	for (i = 0; i < r->bad_errno; i++)
+		TH_LOG("undocumented errno %d (%s)", r->errnos[i],
+		       strerror(r->errnos[i]));
+	EXPECT_EQ(0, r->bad_errno);
+	EXPECT_EQ(0, r->left);
+	EXPECT_EQ(0, r->ended_bad);
+	EXPECT_EQ(ROUNDS, r->started + r->failed);
+	/* Some starts fail and some succeed, or the test tests nothing. */
+	EXPECT_LT(0, r->failed);
+	EXPECT_LT(0, r->started);
+	EXPECT_LT(0, slab0 - injected_left(FAILSLAB));
+	EXPECT_FALSE(pid_session_exists(child));
+}
+
+TEST_F_TIMEOUT(faults, software_start_end, 600)
+{
+	run(_metadata, "software");
+}
+
+TEST_F_TIMEOUT(faults, abit_start_end, 600)
+{
+	run(_metadata, "abit");
+}
+
+TEST_HARNESS_MAIN
