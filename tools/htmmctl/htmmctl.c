@@ -58,22 +58,6 @@ static void report(const char *what, int err)
 	fprintf(stderr, "htmmctl: %s: %s\n", what, strerror(err));
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sleep_for(double s)
-{
-	struct timespec ts = { .tv_sec = (time_t)s,
-			       .tv_nsec = (long)((s - (time_t)s) * 1e9) };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
 
 /* Write @val to @path (under the root); 0, or errno. */
 static int write_text(const char *path, const char *val)

@@ -29,6 +29,9 @@ bool htmm_here(void);
 void say_no_htmm(void);
 /* Is @node a node with memory (has_memory)? 0, or 1 after saying why. */
 int check_node(int node, const char *cmd);
+/* Seconds on CLOCK_MONOTONIC; sleep @s seconds, signals or not. */
+double now(void);
+void sleep_for(double s);
 
 /* out.c: how rows are printed, for people or for programs (-x, -j). */
 enum out_kind { OUT_HUMAN, OUT_SEP, OUT_JSON };

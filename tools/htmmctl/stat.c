@@ -450,22 +450,6 @@ static void print_reading(struct out *o, const struct reading *r, int n,
 		print_cpu(&r[0]);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sleep_for(double s)
-{
-	struct timespec ts = { .tv_sec = (time_t)s,
-			       .tv_nsec = (long)((s - (time_t)s) * 1e9) };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
 
 /*
  * Bandwidth per node: with -i, between two readings of stat's; once,
