@@ -79,8 +79,6 @@ FIXTURE_SETUP(faults)
 	if (access(FAILSLAB "/times", W_OK) || access(FAILPAGE "/times", W_OK))
 		SKIP(return, "no failslab/fail_page_alloc in debugfs (CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC)");
 	ASSERT_EQ(0, read_source_selected(self->source, sizeof(self->source)));
-	ASSERT_EQ(0, aim(FAILSLAB, "10"));
-	ASSERT_EQ(0, aim(FAILPAGE, "10"));
 	ASSERT_EQ(0, knob(FAILPAGE, "ignore-gfp-highmem", "N"));
 	ASSERT_EQ(0, knob(FAILPAGE, "min-order", "0"));
 }
@@ -130,7 +128,12 @@ static void faulting_child(struct faults_report *r)
 	_exit(0);
 }
 
-static void run(struct __test_metadata *_metadata, const char *source)
+/*
+ * @pct of the child's allocations fail: a perf session's start makes some
+ * hundreds (events and buffers per CPU), an abit session's a few.
+ */
+static void run(struct __test_metadata *_metadata, const char *source,
+		const char *pct)
 {
 	struct faults_report *r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
 				       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -139,6 +142,8 @@ static void run(struct __test_metadata *_metadata, const char *source)
 	pid_t child;
 
 	ASSERT_NE(MAP_FAILED, r);
+	ASSERT_EQ(0, aim(FAILSLAB, pct));
+	ASSERT_EQ(0, aim(FAILPAGE, pct));
 	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", source));
 	slab0 = injected_left(FAILSLAB);
 	page0 = injected_left(FAILPAGE);
@@ -168,12 +173,12 @@ static void run(struct __test_metadata *_metadata, const char *source)
 
 TEST_F_TIMEOUT(faults, software_start_end, 600)
 {
-	run(_metadata, "software");
+	run(_metadata, "software", "1");
 }
 
 TEST_F_TIMEOUT(faults, abit_start_end, 600)
 {
-	run(_metadata, "abit");
+	run(_metadata, "abit", "3");
 }
 
 TEST_HARNESS_MAIN
