@@ -85,7 +85,7 @@ FIXTURE_SETUP(faults)
 	if (why)
 		SKIP(return, "%s", why);
 	if (access(FAILSLAB "/times", W_OK) || access(FAILPAGE "/times", W_OK))
-		SKIP(return, "no failslab/fail_page_alloc in debugfs (CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC)");
+		SKIP(return, "no failslab, fail_page_alloc in debugfs");
 	ASSERT_EQ(0, read_source_selected(self->source, sizeof(self->source)));
 	for (int d = 0; d < 2; d++)
 		for (int k = 0; k < KNOBS; k++) {
@@ -146,10 +146,12 @@ static bool documented(int err)
  */
 static void faulting_child(struct faults_report *r)
 {
-	volatile char stack[64 * 1024];
+	char stack[64 * 1024];
 	int i, err;
 
-	memset((char *)stack, 1, sizeof(stack));
+	memset(stack, 1, sizeof(stack));
+	/* Keep the stores: the pages must be faulted in now. */
+	__asm__ __volatile__("" : : "r"(stack) : "memory");
 	if (write_file("/proc/self/make-it-fail", "1"))
 		_exit(100);
 	for (i = 0; i < ROUNDS; i++) {
