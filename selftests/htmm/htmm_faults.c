@@ -122,14 +122,30 @@ FIXTURE_TEARDOWN(faults)
 		write_file(HTMM_SYSFS "/source", self->source);
 }
 
-/* Does @pid have a session? Only ENOENT says no; any other error, yes. */
+/* Set the calling task's own fault injection on or off, as often as it takes. */
+static void make_it_fail(const char *on)
+{
+	int i;
+
+	for (i = 0; i < 1000 && write_file("/proc/self/make-it-fail", on); i++)
+		;
+}
+
+/*
+ * Does @pid have a session? Asked with the faults off: a lookup that
+ * failed to allocate would tell neither. Only ENOENT says no.
+ */
 static int has_session(pid_t pid)
 {
 	char path[96];
 	struct stat st;
+	int there;
 
 	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d", pid);
-	return stat(path, &st) == 0 || errno != ENOENT;
+	make_it_fail("0");
+	there = stat(path, &st) == 0 || errno != ENOENT;
+	make_it_fail("1");
+	return there;
 }
 
 static bool documented(int err)
