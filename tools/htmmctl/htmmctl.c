@@ -393,10 +393,24 @@ static pid_t fork_held(char **argv, int *go)
 }
 
 /* Read the session's values; keep the last good reading. */
+/* The values of @r that were read. */
+static int values_read(const struct reading *r)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->vals.n; i++)
+		n += r->vals.f[i].type != V_NULL;
+	return n;
+}
+
 static void run_read(struct run *s)
 {
 	int err = reading_read(&s->prev, s->name);
 
+	/* The session ended while it was read: keep the whole reading. */
+	if (!err && s->have && (s->prev.unreadable ||
+				values_read(&s->prev) < values_read(&s->r)))
+		return;
 	if (!err) {
 		s->r = s->prev;
 		s->have = true;
