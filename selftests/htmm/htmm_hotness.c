@@ -199,9 +199,7 @@ static void save(const char *name, char *buf, size_t len)
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), HTMM_SYSFS "/%s", name);
-	if (read_file(path, buf, len))
-		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
+	save_file(path, buf, len);
 }
 
 static void restore(const char *name, const char *val)
@@ -209,8 +207,7 @@ static void restore(const char *name, const char *val)
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), HTMM_SYSFS "/%s", name);
-	if (val[0])
-		write_file(path, val);
+	restore_file(path, val);
 }
 
 FIXTURE_SETUP(hot)

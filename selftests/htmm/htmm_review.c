@@ -91,13 +91,6 @@ static double wait_on_node(pid_t pid, char *p, int n, int node, double share)
 	return -1;
 }
 
-static void save(const char *path, char *buf, size_t len)
-{
-	if (read_file(path, buf, len))
-		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
 static int session_write(pid_t pid, const char *name, const char *val)
 {
 	char path[128];
@@ -161,13 +154,13 @@ FIXTURE_SETUP(review)
 	if (why)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, read_source_selected(self->source, sizeof(self->source)));
-	save(HTMM_SYSFS "/cooling_ms", self->cooling, sizeof(self->cooling));
-	save(HTMM_SYSFS "/cpu_quota", self->quota, sizeof(self->quota));
-	save(HTMM_SYSFS "/tiering", self->tiering, sizeof(self->tiering));
-	save(HTMM_SYSFS "/max_tracked_pages", self->tracked,
-	     sizeof(self->tracked));
-	save(NUMA_BALANCING, self->balancing, sizeof(self->balancing));
-	save(PARANOID, self->paranoid, sizeof(self->paranoid));
+	save_file(HTMM_SYSFS "/cooling_ms", self->cooling, sizeof(self->cooling));
+	save_file(HTMM_SYSFS "/cpu_quota", self->quota, sizeof(self->quota));
+	save_file(HTMM_SYSFS "/tiering", self->tiering, sizeof(self->tiering));
+	save_file(HTMM_SYSFS "/max_tracked_pages", self->tracked,
+		  sizeof(self->tracked));
+	save_file(NUMA_BALANCING, self->balancing, sizeof(self->balancing));
+	save_file(PARANOID, self->paranoid, sizeof(self->paranoid));
 	/* Only htmm moves pages here. */
 	if (self->balancing[0])
 		ASSERT_EQ(0, write_file(NUMA_BALANCING, "0"));
@@ -704,7 +697,7 @@ TEST_F(review, abit_period_not_perf_bounds)
 	char min[32];
 	long long period;
 
-	save(HTMM_SYSFS "/sample_period_min", min, sizeof(min));
+	save_file(HTMM_SYSFS "/sample_period_min", min, sizeof(min));
 	ASSERT_EQ(0, write_file(HTMM_SYSFS "/sample_period_min", "1000"));
 	ASSERT_EQ(0, htmm_start(0, -1));
 	period = session_value(getpid(), "sample_period");

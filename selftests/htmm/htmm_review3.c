@@ -29,19 +29,6 @@ FIXTURE(third) {
 	char pages[16], balancing[16];
 };
 
-static void save(const char *path, char *buf, size_t len)
-{
-	if (read_file(path, buf, len))
-		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
-static void restore(const char *path, const char *val)
-{
-	if (val[0])
-		write_file(path, val);
-}
-
 FIXTURE_SETUP(third)
 {
 	const char *why = htmm_skip_reason();
@@ -50,12 +37,12 @@ FIXTURE_SETUP(third)
 		SKIP(return, "%s", why);
 	ASSERT_EQ(0, read_file(PARANOID, self->paranoid, sizeof(self->paranoid)));
 	ASSERT_EQ(0, read_source_selected(self->source, sizeof(self->source)));
-	save(HTMM_SYSFS "/cpu_quota", self->quota, sizeof(self->quota));
-	save(HTMM_SYSFS "/max_sessions", self->max, sizeof(self->max));
-	save(HTMM_SYSFS "/max_user_sessions", self->user_max,
-	     sizeof(self->user_max));
-	save(HTMM_SYSFS "/buffer_pages", self->pages, sizeof(self->pages));
-	save(NUMA_BALANCING, self->balancing, sizeof(self->balancing));
+	save_file(HTMM_SYSFS "/cpu_quota", self->quota, sizeof(self->quota));
+	save_file(HTMM_SYSFS "/max_sessions", self->max, sizeof(self->max));
+	save_file(HTMM_SYSFS "/max_user_sessions", self->user_max,
+		  sizeof(self->user_max));
+	save_file(HTMM_SYSFS "/buffer_pages", self->pages, sizeof(self->pages));
+	save_file(NUMA_BALANCING, self->balancing, sizeof(self->balancing));
 	/* Unprivileged users may sample their own processes in user mode. */
 	ASSERT_EQ(0, write_file(PARANOID, "1"));
 	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "software"));
@@ -66,13 +53,13 @@ FIXTURE_SETUP(third)
 
 FIXTURE_TEARDOWN(third)
 {
-	restore(PARANOID, self->paranoid);
-	restore(HTMM_SYSFS "/source", self->source);
-	restore(HTMM_SYSFS "/cpu_quota", self->quota);
-	restore(HTMM_SYSFS "/max_sessions", self->max);
-	restore(HTMM_SYSFS "/max_user_sessions", self->user_max);
-	restore(HTMM_SYSFS "/buffer_pages", self->pages);
-	restore(NUMA_BALANCING, self->balancing);
+	restore_file(PARANOID, self->paranoid);
+	restore_file(HTMM_SYSFS "/source", self->source);
+	restore_file(HTMM_SYSFS "/cpu_quota", self->quota);
+	restore_file(HTMM_SYSFS "/max_sessions", self->max);
+	restore_file(HTMM_SYSFS "/max_user_sessions", self->user_max);
+	restore_file(HTMM_SYSFS "/buffer_pages", self->pages);
+	restore_file(NUMA_BALANCING, self->balancing);
 }
 
 /* What nobody's sessions came to, shared with root. */

@@ -37,13 +37,6 @@ FIXTURE(tier) {
 	pthread_t thread;
 };
 
-static void save(const char *path, char *buf, size_t len)
-{
-	if (read_file(path, buf, len))
-		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-}
-
 FIXTURE_SETUP(tier)
 {
 	const char *why = htmm_skip_reason();
@@ -53,10 +46,10 @@ FIXTURE_SETUP(tier)
 	if (!node_has_memory(0) || !node_has_memory(1))
 		SKIP(return, "needs nodes 0 and 1 with memory");
 	ASSERT_EQ(0, read_source_selected(self->source, sizeof(self->source)));
-	save(HTMM_SYSFS "/cooling_ms", self->cooling, sizeof(self->cooling));
-	save(HTMM_SYSFS "/cpu_quota", self->quota, sizeof(self->quota));
-	save(HTMM_SYSFS "/tiering", self->tiering, sizeof(self->tiering));
-	save(NUMA_BALANCING, self->balancing, sizeof(self->balancing));
+	save_file(HTMM_SYSFS "/cooling_ms", self->cooling, sizeof(self->cooling));
+	save_file(HTMM_SYSFS "/cpu_quota", self->quota, sizeof(self->quota));
+	save_file(HTMM_SYSFS "/tiering", self->tiering, sizeof(self->tiering));
+	save_file(NUMA_BALANCING, self->balancing, sizeof(self->balancing));
 	/* Only htmm moves pages here. */
 	if (self->balancing[0])
 		ASSERT_EQ(0, write_file(NUMA_BALANCING, "0"));

@@ -113,6 +113,21 @@ static inline int as_nobody(int (*fn)(pid_t), pid_t arg)
 	return WEXITSTATUS(status);
 }
 
+/* Keep the value of @path in @buf, without its newline; "" if unreadable. */
+static inline void save_file(const char *path, char *buf, size_t len)
+{
+	if (read_file(path, buf, len))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* Write back what save_file() kept, if it kept anything. */
+static inline void restore_file(const char *path, const char *val)
+{
+	if (val[0])
+		write_file(path, val);
+}
+
 static inline long long read_ll(const char *path)
 {
 	char buf[64];
