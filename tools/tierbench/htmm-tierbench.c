@@ -35,11 +35,34 @@
  *   thp        zipf-0.99 on memory madvised MADV_HUGEPAGE (THP enabled
  *              set to madvise if it was never): popularity per 4 KiB
  *              page, placement per 2 MiB page, interleaved per huge page
+ * The tenant variants run several processes (tenants), each with its
+ * own set and one thread doing random 8-byte updates over it as fast as
+ * it can, arriving at the start or at a third or two thirds of the run;
+ * node 0 is shared. Sizes are for a node 0 of 512 MiB, scaled with its
+ * MemTotal (to 128 MiB). "Node 0 first": bound to node 0 as far as its
+ * room goes (less ROOM_SLACK pages), the rest to node 1:
+ *   tenant-noisy  A 448 MiB uniform, node 0 first; B 128 MiB uniform on
+ *                 node 1 at a third
+ *   tenant-late   A 320 MiB Zipf 0.8, node 0 first; B 192 MiB Zipf 0.99
+ *                 on node 1 at a third; C 64 MiB uniform on node 1 at two
+ *                 thirds
+ *   tenant-equal  A and B 320 MiB uniform each, from the start, each
+ *                 interleaved (half its pages on node 0)
+ *   tenant-guard  G 128 MiB uniform on node 0, its thread busy 1/8 of the
+ *                 time, its pages guaranteed on node 0 (htmm:
+ *                 fast_min_pages, where the kernel has it); N 384 MiB
+ *                 uniform on node 1 at a third
+ * Each tenant's rate R is its updates over the last 5 s; the score is
+ * the hit rate (the sum over tenants of R times the probability of its
+ * pages on node 0) against the best placement's (the pages of the
+ * highest R x probability that fit the room when the first tenant
+ * arrives); the minimum of migrations counts from the last arrival.
  * --skew A sets the Zipf skew of zipf-* and thp (0.1 to 3); --size X
  * the set's size, X times node 0's memory (0.5 to 4) in place of the
  * variant's 1.25 (zipf, thp) or 1/0.6 (gups). Where node 1 cannot hold
  * the pages bound to it, the program says so and exits with 1 (a set of
- * 2 needs a larger node 1: tools/vm-run --node-mib 512:1536).
+ * 2 needs a larger node 1: tools/vm-run --node-mib 512:1536). --skew
+ * and --size leave the tenant variants alone.
  * The system under test:
  *   none   nothing moves pages
  *   htmm   an htmm session on this process, node 0, abit, tiering on
@@ -75,7 +98,9 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <signal.h>
 #include <sys/klog.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 
 #include "../../selftests/htmm/htmm_util.h"
@@ -95,7 +120,48 @@
 static const char *const systems[] = { "none", "htmm", "numab", "damon" };
 static double skew_opt, size_opt;	/* --skew, --size; 0: the variant's */
 
-enum kind { SWEEP, ZIPF, GUPS };
+enum kind { SWEEP, ZIPF, GUPS, TENANTS };
+
+enum place { ON_NODE0, ON_NODE1, INTERLEAVED };
+
+/*
+ * A tenant: a process of its own with a set of @mib MiB (for a node 0 of
+ * 512 MiB, scaled with it), used uniformly or by a Zipf of @skew, placed
+ * as @place says when it arrives, at @at thirds of the run; its one
+ * thread busy 1 in @pace of the time; @guard: its pages guaranteed on
+ * node 0 (htmm's fast_min_pages).
+ */
+struct tenant_def {
+	const char *name;
+	int mib;
+	double skew;		/* 0: uniform */
+	enum place place;
+	int at;
+	int pace;
+	int guard;
+};
+
+#define MAX_TENANTS	4
+#define TENANT_EPS	0.05	/* values within 5% count as equal in a tenant's best */
+#define RATE_WINDOW	5	/* seconds a tenant's rate is measured over */
+
+static const struct tenant_def noisy[] = {
+	{ "A", 448, 0,    ON_NODE0,    0, 1, 0 },
+	{ "B", 128, 0,    ON_NODE1,    1, 1, 0 },
+};
+static const struct tenant_def late[] = {
+	{ "A", 320, 0.8,  ON_NODE0,    0, 1, 0 },
+	{ "B", 192, 0.99, ON_NODE1,    1, 1, 0 },
+	{ "C", 64,  0,    ON_NODE1,    2, 1, 0 },
+};
+static const struct tenant_def equal[] = {
+	{ "A", 320, 0,    INTERLEAVED, 0, 1, 0 },
+	{ "B", 320, 0,    INTERLEAVED, 0, 1, 0 },
+};
+static const struct tenant_def guarded[] = {
+	{ "G", 128, 0,    ON_NODE0,    0, 8, 1 },
+	{ "N", 384, 0,    ON_NODE1,    1, 1, 0 },
+};
 
 static const struct variant {
 	const char *name;
@@ -104,16 +170,22 @@ static const struct variant {
 	int phase;		/* the popularity changes half-way */
 	int scattered;		/* gups: hot pages by a permutation */
 	int thp;
+	const struct tenant_def *tenants;
+	int nr_tenants;
 } variants[] = {
-	{ "stable",		SWEEP,	0,	0, 0, 0 },
-	{ "moving",		SWEEP,	0,	1, 0, 0 },
-	{ "zipf-0.8",		ZIPF,	0.8,	0, 0, 0 },
-	{ "zipf-0.99",		ZIPF,	0.99,	0, 0, 0 },
-	{ "zipf-1.2",		ZIPF,	1.2,	0, 0, 0 },
-	{ "zipf-phase",		ZIPF,	0.99,	1, 0, 0 },
-	{ "gups-hotset",	GUPS,	0,	1, 0, 0 },
-	{ "gups-scattered",	GUPS,	0,	1, 1, 0 },
-	{ "thp",		ZIPF,	0.99,	0, 0, 1 },
+	{ "stable",		SWEEP,	0,	0, 0, 0, NULL, 0 },
+	{ "moving",		SWEEP,	0,	1, 0, 0, NULL, 0 },
+	{ "zipf-0.8",		ZIPF,	0.8,	0, 0, 0, NULL, 0 },
+	{ "zipf-0.99",		ZIPF,	0.99,	0, 0, 0, NULL, 0 },
+	{ "zipf-1.2",		ZIPF,	1.2,	0, 0, 0, NULL, 0 },
+	{ "zipf-phase",		ZIPF,	0.99,	1, 0, 0, NULL, 0 },
+	{ "gups-hotset",	GUPS,	0,	1, 0, 0, NULL, 0 },
+	{ "gups-scattered",	GUPS,	0,	1, 1, 0, NULL, 0 },
+	{ "thp",		ZIPF,	0.99,	0, 0, 1, NULL, 0 },
+	{ "tenant-noisy",	TENANTS, 0,	0, 0, 0, noisy, ARRAY_SIZE(noisy) },
+	{ "tenant-late",	TENANTS, 0,	0, 0, 0, late, ARRAY_SIZE(late) },
+	{ "tenant-equal",	TENANTS, 0,	0, 0, 0, equal, ARRAY_SIZE(equal) },
+	{ "tenant-guard",	TENANTS, 0,	0, 0, 0, guarded, ARRAY_SIZE(guarded) },
 };
 
 /* Kernel threads whose CPU time is reported, by the start of their name. */
@@ -643,7 +715,7 @@ static void start_system(const char *sys)
 }
 
 /* --verbose: the htmm session's hotness and what tiering moved so far. */
-static void print_session(void)
+static void print_session(pid_t pid)
 {
 	static const char * const f[] = {
 		"hotness", "hot_threshold", "nr_promoted", "nr_demoted",
@@ -655,7 +727,7 @@ static void print_session(void)
 	printf("htmm-tierbench:   ");
 	for (i = 0; i < ARRAY_SIZE(f); i++) {
 		snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/%s",
-			 getpid(), f[i]);
+			 pid, f[i]);
 		if (read_file(path, buf, sizeof(buf)))
 			strcpy(buf, "?");
 		nl = strchr(buf, '\n');
@@ -1060,6 +1132,692 @@ static void setup_gups(struct bench *b)
 	set_policy(MPOL_DEFAULT_, 0);
 }
 
+/*
+ * tenant-*: several processes, each with its own set, arriving at
+ * different times, sharing node 0. The parent maps each set before it
+ * forks the tenant (so it knows the addresses for move_pages) and never
+ * touches it; the tenant places its pages by first touch when it is
+ * told to arrive, then updates them as fast as its pace lets it,
+ * counting its updates in a shared page.
+ */
+enum { T_WAIT, T_GO, T_WORKING };
+
+struct tenant_shm {
+	unsigned long long done;	/* updates so far, by the tenant */
+	int state;			/* T_*: the parent sets T_GO */
+	int stop;
+	char pad[48];			/* one cache line each */
+};
+
+struct tenant {
+	const struct tenant_def *d;
+	size_t n;		/* pages of its set */
+	char *base;
+	void **addr;
+	int *status, *prev;	/* node of each page, this second and the last */
+	int *at_last;		/* ... at the last arrival */
+	double *prob;		/* access probability of each page */
+	double *sorted;		/* the same, most probable first */
+	uint32_t *perm, *thr, *alias;	/* zipf: page of each rank, alias table */
+	struct tenant_shm *shm;
+	pid_t pid;
+	uint64_t seed;
+	int alive;		/* the second it started working in; -1 before */
+	double *t_at, rate;	/* readings' times; updates/s over RATE_WINDOW */
+	unsigned long long *done_at;	/* updates at each reading */
+	int readings;
+	long long ticks0, sys0;	/* its CPU ticks when it started working */
+	int *on0;		/* pages on node 0, per second */
+	double *mass, *rates;	/* probability on node 0, updates/s, per second */
+	size_t best_k;		/* pages in the final best placement */
+	double best_mass;	/* their probability */
+};
+
+static struct tenant tenants[MAX_TENANTS];
+static int nr_tenants;
+static pid_t parent_pid;
+
+/* The tenants die with the parent, whatever ends it. */
+static void tenants_kill(void)
+{
+	int i;
+
+	if (getpid() != parent_pid)
+		return;
+	for (i = 0; i < nr_tenants; i++)
+		if (tenants[i].pid > 0)
+			kill(tenants[i].pid, SIGKILL);
+}
+
+/* @mib MiB for a node 0 of 512 MiB, scaled to this one (MemTotal to 128 MiB). */
+static size_t tenant_pages(int mib)
+{
+	char buf[4096], *s;
+	size_t node0;
+
+	if (read_file("/sys/devices/system/node/node0/meminfo", buf, sizeof(buf)) ||
+	    !(s = strstr(buf, "MemTotal:")))
+		die("node 0 meminfo");
+	node0 = (strtoull(s + 9, NULL, 10) / 1024 + 64) / 128 * 128;
+	if (!node0)
+		node0 = 128;
+	return (size_t)mib * node0 / 512 * ((1 << 20) / page_size);
+}
+
+/* The set, its probabilities, a Zipf's alias table; mapped, not touched. */
+static void tenant_setup(struct tenant *t, const struct tenant_def *d, uint64_t seed)
+{
+	size_t n = tenant_pages(d->mib), r;
+	uint64_t x = seed;
+	double sum = 0;
+
+	t->d = d;
+	t->n = n;
+	t->seed = seed;
+	t->alive = -1;
+	t->addr = xcalloc(n, sizeof(*t->addr));
+	t->status = xcalloc(n, sizeof(*t->status));
+	t->prev = xcalloc(n, sizeof(*t->prev));
+	t->at_last = xcalloc(n, sizeof(*t->at_last));
+	t->prob = xcalloc(n, sizeof(*t->prob));
+	t->sorted = xcalloc(n, sizeof(*t->sorted));
+	t->on0 = xcalloc(MAX_SECONDS, sizeof(*t->on0));
+	t->mass = xcalloc(MAX_SECONDS, sizeof(*t->mass));
+	t->rates = xcalloc(MAX_SECONDS, sizeof(*t->rates));
+	t->t_at = xcalloc(MAX_SECONDS + 1, sizeof(*t->t_at));
+	t->done_at = xcalloc(MAX_SECONDS + 1, sizeof(*t->done_at));
+	for (r = 0; r < n; r++)
+		sum += t->sorted[r] = d->skew ? pow_neg(r + 1, d->skew) : 1;
+	for (r = 0; r < n; r++)
+		t->sorted[r] /= sum;
+	if (d->skew) {
+		t->thr = xcalloc(n, sizeof(*t->thr));
+		t->alias = xcalloc(n, sizeof(*t->alias));
+		alias_build(t->sorted, n, t->thr, t->alias);
+		t->perm = xcalloc(n, sizeof(*t->perm));
+		shuffle(t->perm, n, &x);
+		for (r = 0; r < n; r++)
+			t->prob[t->perm[r]] = t->sorted[r];
+	} else {
+		memcpy(t->prob, t->sorted, n * sizeof(double));
+	}
+	t->base = map_set(n, 0);
+	for (r = 0; r < n; r++)
+		t->addr[r] = t->base + r * page_size;
+}
+
+/*
+ * In the tenant, when it arrives: node 0 as far as it has room (all its
+ * free memory above the high watermarks but ROOM_SLACK pages), or half
+ * of it there by interleaving (even pages), the rest on node 1; or all
+ * on node 1. A page bound to a full node 1 would get it killed: it
+ * refuses first (check_node1()).
+ */
+static void tenant_place(struct tenant *t)
+{
+	long avail = room_now() - ROOM_SLACK;
+	size_t n = t->n, on0 = 0, i;
+
+	if (avail < 0)
+		avail = 0;
+	if (t->d->place == ON_NODE0)
+		on0 = n < (size_t)avail ? n : (size_t)avail;
+	else if (t->d->place == INTERLEAVED)
+		on0 = (n + 1) / 2 < (size_t)avail ? (n + 1) / 2 : (size_t)avail;
+	check_node1(n - on0);
+	if (t->d->place == INTERLEAVED) {
+		set_policy(MPOL_BIND_, 1);
+		for (i = 0; i < n && i / 2 < on0; i += 2)
+			touch(t->base, i, 1);
+		set_policy(MPOL_BIND_, 2);
+		for (i = 1; i < n; i += 2)
+			touch(t->base, i, 1);
+		for (i = 2 * on0; i < n; i += 2)
+			touch(t->base, i, 1);
+	} else {
+		set_policy(MPOL_BIND_, 1);
+		touch(t->base, 0, on0);
+		set_policy(MPOL_BIND_, 2);
+		touch(t->base, on0, n - on0);
+	}
+	set_policy(MPOL_DEFAULT_, 0);
+}
+
+/* In the tenant: random 8-byte updates, uniform or by its alias table. */
+static void tenant_work(const struct tenant *t)
+{
+	struct tenant_shm *s = t->shm;
+	uint64_t x = t->seed * 0x9e3779b97f4a7c15ULL | 1, r;
+	unsigned long long done = 0;
+	uint32_t n = t->n, col;
+	double t0;
+	int k;
+
+	while (!LOAD(s->stop)) {
+		t0 = now();
+		for (k = 0; k < 65536; k++) {
+			r = rnd(&x);
+			col = below(r, n);
+			if (t->thr)
+				col = t->perm[((r >> 9) & ((1 << COIN_BITS) - 1)) < t->thr[col] ?
+					      col : t->alias[col]];
+			((uint64_t *)(t->base + (size_t)col * page_size))[r & 511] ^= r;
+		}
+		done += k;
+		__atomic_store_n(&s->done, done, __ATOMIC_RELAXED);
+		if (t->d->pace > 1)
+			usleep((useconds_t)((now() - t0) * (t->d->pace - 1) * 1e6));
+	}
+}
+
+/* A tenant's process: it waits to arrive, places its set, works until told. */
+static void tenant_fork(struct tenant *t)
+{
+	fflush(NULL);
+	t->pid = fork();
+	if (t->pid < 0)
+		die("fork");
+	if (t->pid)
+		return;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent_pid)
+		_exit(1);
+	while (LOAD(t->shm->state) != T_GO && !LOAD(t->shm->stop))
+		usleep(5000);
+	if (!LOAD(t->shm->stop)) {
+		tenant_place(t);
+		STORE(t->shm->state, T_WORKING);
+		tenant_work(t);
+	}
+	_exit(0);
+}
+
+static void tenant_query(struct tenant *t)
+{
+	if (syscall(SYS_move_pages, t->pid, t->n, t->addr, NULL, t->status, 0))
+		die("move_pages of a tenant");
+}
+
+/* A tenant's set ended or failed to be placed: the run is void. */
+static void tenant_check(const struct tenant *t)
+{
+	int st;
+
+	if (waitpid(t->pid, &st, WNOHANG) == t->pid) {
+		fprintf(stderr, "htmm-tierbench: tenant %s (pid %d) ended before the run did\n",
+			t->d->name, t->pid);
+		exit(1);
+	}
+}
+
+/* htmm: a session of its own for a tenant that started working. */
+static int tenant_session(const struct tenant *t)
+{
+	char path[128], val[32];
+
+	if (htmm_start(t->pid, 0))
+		die("htmm_start of a tenant");
+	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/tiering", t->pid);
+	put(path, "1");
+	if (!t->d->guard)
+		return 0;
+	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/fast_min_pages", t->pid);
+	if (access(path, F_OK)) {
+		printf("tenant-guard: no fast_min_pages (kernel without guarantees)\n");
+		return 0;
+	}
+	snprintf(val, sizeof(val), "%zu", t->n);
+	put(path, val);
+	printf("htmm-tierbench: tenant %s: fast_min_pages %zu\n", t->d->name, t->n);
+	return 1;
+}
+
+/*
+ * The best hit rate of the tenants alive: the @fit pages of the highest
+ * rate x probability (a merge of the tenants' sorted probabilities);
+ * the lowest value taken into @edge.
+ */
+static double tenants_best(size_t fit, double *edge)
+{
+	size_t at[MAX_TENANTS] = { 0 }, k;
+	double best = 0, v, top;
+	int i, pick;
+
+	*edge = 0;
+	for (k = 0; k < fit; k++) {
+		pick = -1;
+		top = -1;
+		for (i = 0; i < nr_tenants; i++) {
+			if (tenants[i].alive < 0 || at[i] == tenants[i].n)
+				continue;
+			v = tenants[i].rate * tenants[i].sorted[at[i]];
+			if (v > top) {
+				top = v;
+				pick = i;
+			}
+		}
+		if (pick < 0)
+			break;
+		best += top;
+		at[pick]++;
+		*edge = top;
+	}
+	return best;
+}
+
+/*
+ * Each tenant's part of the best placement at the rates in t->rate:
+ * the pages of a value above the edge's (by more than TENANT_EPS), and
+ * of those within TENANT_EPS of it, the same fraction of every tenant's
+ * (measured rates differ by a few percent: a tenant a hair faster would
+ * otherwise take all the room at the edge).
+ */
+static void tenants_split(size_t fit)
+{
+	size_t above[MAX_TENANTS], band[MAX_TENANTS], sa = 0, sb = 0, j, k;
+	double edge, v, frac;
+	int i;
+
+	tenants_best(fit, &edge);
+	for (i = 0; i < nr_tenants; i++) {
+		struct tenant *t = &tenants[i];
+
+		above[i] = band[i] = 0;
+		for (j = 0; j < t->n; j++) {
+			v = t->rate * t->sorted[j];
+			if (v > edge * (1 + TENANT_EPS))
+				above[i]++;
+			else if (v >= edge / (1 + TENANT_EPS))
+				band[i]++;
+		}
+		sa += above[i];
+		sb += band[i];
+	}
+	frac = sb && fit > sa ? (double)(fit - sa) / sb : 0;
+	if (frac > 1)
+		frac = 1;
+	for (i = 0; i < nr_tenants; i++) {
+		struct tenant *t = &tenants[i];
+
+		t->best_k = above[i] + (size_t)(frac * band[i] + 0.5);
+		if (t->best_k > t->n)
+			t->best_k = t->n;
+		t->best_mass = 0;
+		for (k = 0; k < t->best_k; k++)
+			t->best_mass += t->sorted[k];
+	}
+}
+
+/*
+ * Pages of tenant @t's part of the best placement not on node 0 in
+ * @status, choosing among equally probable pages those on node 0.
+ */
+static long long tenant_missing(const struct tenant *t, const int *status)
+{
+	long long off = 0, edge_on = 0, above = 0, need;
+	double edge;
+	size_t j;
+
+	if (!t->best_k)
+		return 0;
+	edge = t->sorted[t->best_k - 1];
+	for (j = 0; j < t->n; j++) {
+		if (t->prob[j] > edge) {
+			above++;
+			off += status[j] != 0;
+		} else if (t->prob[j] == edge) {
+			edge_on += status[j] == 0;
+		}
+	}
+	need = (long long)t->best_k - above - edge_on;
+	return off + (need > 0 ? need : 0);
+}
+
+/* Mean of @a[from..end) over its last @len entries at most. */
+static double mean_of(const double *a, int from, int end, int len)
+{
+	double s = 0;
+	int i;
+
+	if (end - from > len)
+		from = end - len;
+	for (i = from; i < end; i++)
+		s += a[i];
+	return end > from ? s / (end - from) : 0;
+}
+
+static double mean_on0(const struct tenant *t, int end, int len)
+{
+	double s = 0;
+	int i, from = end - len > t->alive ? end - len : t->alive;
+
+	for (i = from; i < end; i++)
+		s += t->on0[i];
+	return end > from ? s / (end - from) : 0;
+}
+
+static int run_tenants(const struct variant *v, const char *sys, int seconds,
+		       bool verbose, const char *json, uint64_t seed)
+{
+	double share[MAX_SECONDS], best_frac[MAX_SECONDS], thread_sec[ARRAY_SIZE(kthreads)] = { 0 };
+	double t0, tnow, q0, busy = 0, daemons = 0, hit, best, edge, total, wl_sys = 0, wl_user = 0;
+	double rate_all = 0, split_min = -1, guarded = -1;
+	long long mig0, mig1, mig_last = -1, promotions = 0, demotions, minimum;
+	long long obs0, obs1, unused, promoted = 0, demoted = 0, ticks, st, room_last = 0;
+	static struct kthread_cpu k0[4096], k1[4096];
+	size_t room, node1 = 0, pages = 0, j, on0, avail0;
+	int i, n, nk0, nk1, alive = 0, last_n = -1, guard_set = 0;
+	struct tenant_shm *shm;
+	char dir[32];
+	FILE *out;
+
+	nr_tenants = v->nr_tenants;
+	parent_pid = getpid();
+	shm = mmap(NULL, MAX_TENANTS * sizeof(*shm), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shm == MAP_FAILED)
+		die("mmap");
+	for (i = 0; i < nr_tenants; i++) {
+		tenant_setup(&tenants[i], &v->tenants[i], seed + 0x9e3779b9ULL * i);
+		tenants[i].shm = &shm[i];
+		pages += tenants[i].n;
+	}
+	/* The room when the first tenant arrives: all the best placement has. */
+	room = room_now();
+	/* Node 1 must hold what the plan binds to it, or the run is refused. */
+	avail0 = room > ROOM_SLACK ? room - ROOM_SLACK : 0;
+	for (i = 0; i < nr_tenants; i++) {
+		const struct tenant_def *d = &v->tenants[i];
+		size_t n_i = tenants[i].n;
+
+		on0 = d->place == ON_NODE0 ? n_i : d->place == INTERLEAVED ? (n_i + 1) / 2 : 0;
+		if (on0 > avail0 || d->at)
+			on0 = d->at ? 0 : avail0;
+		avail0 -= on0;
+		node1 += n_i - on0;
+	}
+	check_node1(node1);
+	atexit(tenants_kill);
+	for (i = 0; i < nr_tenants; i++)
+		tenant_fork(&tenants[i]);
+
+	/* The first tenants arrive before the clock starts, one at a time. */
+	for (i = 0; i < nr_tenants; i++) {
+		if (v->tenants[i].at)
+			continue;
+		STORE(shm[i].state, T_GO);
+		while (LOAD(shm[i].state) != T_WORKING) {
+			tenant_check(&tenants[i]);
+			usleep(10000);
+		}
+	}
+	printf("htmm-tierbench: %s, %s: %d tenants, %zu pages (%zu MiB), node 0's room %zu MiB, %d s\n",
+	       sys, v->name, nr_tenants, pages, pages * page_size >> 20,
+	       room * page_size >> 20, seconds);
+	for (i = 0; i < nr_tenants; i++)
+		printf("htmm-tierbench:   tenant %s: pid %d, %zu MiB, %s, %s, arrives at %d s%s\n",
+		       v->tenants[i].name, tenants[i].pid, tenants[i].n * page_size >> 20,
+		       v->tenants[i].skew ? "zipf" : "uniform",
+		       v->tenants[i].place == ON_NODE0 ? "node 0 first" :
+		       v->tenants[i].place == ON_NODE1 ? "on node 1" : "interleaved",
+		       v->tenants[i].at * seconds / 3,
+		       v->tenants[i].pace > 1 ? ", paced" : "");
+	fflush(stdout);
+
+	mig0 = vmstat("pgmigrate_success");
+	nk0 = kthreads_snapshot(k0, ARRAY_SIZE(k0));
+	thread_ticks(gettid(), &unused, &obs0);
+	obs0 += unused;
+	if (!strcmp(sys, "htmm"))
+		put(HTMM_SYSFS "/source", "abit");
+	else
+		start_system(sys);
+	t0 = now();
+	for (n = 0; n < seconds; n++) {
+		do {
+			tnow = now();
+			for (i = 0; i < nr_tenants; i++) {
+				struct tenant *t = &tenants[i];
+
+				tenant_check(t);
+				if (LOAD(t->shm->state) == T_WAIT &&
+				    tnow >= t0 + t->d->at * seconds / 3)
+					STORE(t->shm->state, T_GO);
+				if (t->alive >= 0 || LOAD(t->shm->state) != T_WORKING)
+					continue;
+				/* It started working: its clock, CPU, session. */
+				t->alive = n;
+				t->t_at[0] = now();
+				t->done_at[0] = LOAD(t->shm->done);
+				t->readings = 1;
+				snprintf(dir, sizeof(dir), "%d", t->pid);
+				t->ticks0 = stat_ticks(dir, NULL, 0, &t->sys0);
+				if (!strcmp(sys, "htmm"))
+					guard_set |= tenant_session(t);
+				tenant_query(t);
+				memcpy(t->prev, t->status, t->n * sizeof(int));
+				printf("htmm-tierbench: tenant %s arrives in second %d\n",
+				       t->d->name, n + 1);
+				alive++;
+			}
+			if (last_n < 0 && alive == nr_tenants) {
+				/* The last arrival: where the minimum starts from. */
+				last_n = n;
+				mig_last = vmstat("pgmigrate_success");
+				room_last = room_now();
+				for (i = 0; i < nr_tenants; i++) {
+					tenant_query(&tenants[i]);
+					memcpy(tenants[i].at_last, tenants[i].status,
+					       tenants[i].n * sizeof(int));
+				}
+			}
+			if (tnow < t0 + n + 1)
+				usleep(20000);
+		} while (tnow < t0 + n + 1);
+		q0 = now();
+		hit = 0;
+		total = 0;
+		for (i = 0; i < nr_tenants; i++) {
+			struct tenant *t = &tenants[i];
+			double mass = 0;
+			int k, from;
+
+			if (t->alive < 0)
+				continue;
+			tenant_query(t);
+			/*
+			 * Its rate over the last RATE_WINDOW s (since it
+			 * arrived, if later): a second's count swings by a
+			 * factor of 3 or more with the scheduling of 2 vCPUs.
+			 */
+			k = t->readings++;
+			t->t_at[k] = now();
+			t->done_at[k] = LOAD(t->shm->done);
+			from = k > RATE_WINDOW ? k - RATE_WINDOW : 0;
+			t->rate = t->t_at[k] > t->t_at[from] ?
+				  (t->done_at[k] - t->done_at[from]) / (t->t_at[k] - t->t_at[from]) : 0;
+			on0 = 0;
+			for (j = 0; j < t->n; j++) {
+				if (t->status[j] == 0) {
+					on0++;
+					mass += t->prob[j];
+				}
+				promoted += t->prev[j] != 0 && t->status[j] == 0;
+				demoted += t->prev[j] == 0 && t->status[j] != 0;
+			}
+			memcpy(t->prev, t->status, t->n * sizeof(int));
+			t->on0[n] = on0;
+			t->mass[n] = mass;
+			t->rates[n] = t->rate;
+			hit += t->rate * mass;
+			total += t->rate;
+		}
+		best = tenants_best(room, &edge);
+		share[n] = best > 0 ? hit / best : 0;
+		best_frac[n] = total > 0 ? best / total : 0;
+		busy += now() - q0;
+		printf("htmm-tierbench: %3d s  %5.1f%% of the best hit rate; on node 0:", n + 1,
+		       100 * share[n]);
+		for (i = 0; i < nr_tenants; i++)
+			if (tenants[i].alive >= 0)
+				printf(" %s %d", tenants[i].d->name, tenants[i].on0[n]);
+		printf("\n");
+		if (verbose) {
+			printf("htmm-tierbench:    updates/s:");
+			for (i = 0; i < nr_tenants; i++)
+				if (tenants[i].alive >= 0)
+					printf(" %s %.0f", tenants[i].d->name, tenants[i].rate);
+			printf("\n");
+			for (i = 0; i < nr_tenants && !strcmp(sys, "htmm"); i++)
+				if (tenants[i].alive >= 0)
+					print_session(tenants[i].pid);
+		}
+		fflush(stdout);
+	}
+	mig1 = vmstat("pgmigrate_success");
+	nk1 = kthreads_snapshot(k1, ARRAY_SIZE(k1));
+	thread_ticks(gettid(), &unused, &obs1);
+	obs1 += unused;
+	for (i = 0; i < nr_tenants; i++) {
+		struct tenant *t = &tenants[i];
+
+		snprintf(dir, sizeof(dir), "%d", t->pid);
+		ticks = stat_ticks(dir, NULL, 0, &st);
+		if (t->alive >= 0 && ticks >= 0) {
+			wl_sys += (double)(st - t->sys0) / sysconf(_SC_CLK_TCK);
+			wl_user += (double)(ticks - st - (t->ticks0 - t->sys0)) / sysconf(_SC_CLK_TCK);
+		}
+	}
+	if (!strcmp(sys, "htmm")) {
+		for (i = 0; i < nr_tenants; i++) {
+			char path[128], buf[256];
+
+			snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/hotness",
+				 tenants[i].pid);
+			if (!read_file(path, buf, sizeof(buf)))
+				printf("htmm-tierbench: tenant %s: hotness %s", tenants[i].d->name, buf);
+			htmm_end(tenants[i].pid);
+		}
+	} else {
+		stop_system(sys);
+	}
+	for (i = 0; i < nr_tenants; i++)
+		STORE(shm[i].stop, 1);
+	for (i = 0; i < nr_tenants; i++) {
+		waitpid(tenants[i].pid, NULL, 0);
+		tenants[i].pid = 0;
+	}
+	kthreads_delta(k0, nk0, k1, nk1, thread_sec);
+	for (i = 0; i < NR_DAEMONS; i++)
+		daemons += thread_sec[i];
+	if (last_n < 0)
+		die("the last tenant never arrived");
+
+	/*
+	 * The final best placement, at each tenant's rate at the end (t->rate,
+	 * from the last reading); the fewest moves to it from the placement
+	 * at the last arrival.
+	 */
+	for (i = 0; i < nr_tenants; i++)
+		rate_all += tenants[i].rate;
+	tenants_split(room);
+	for (i = 0; i < nr_tenants; i++)
+		promotions += tenant_missing(&tenants[i], tenants[i].at_last);
+	demotions = promotions > room_last ? promotions - room_last : 0;
+	minimum = promotions + demotions;
+	if (!strcmp(v->name, "tenant-equal")) {
+		double lo = -1, hi = 0, x;
+
+		for (i = 0; i < nr_tenants; i++) {
+			x = mean_on0(&tenants[i], seconds, 10);
+			lo = lo < 0 || x < lo ? x : lo;
+			hi = x > hi ? x : hi;
+		}
+		split_min = hi > 0 ? lo / hi : 0;
+	}
+	printf("htmm-tierbench: final %.1f%% of the best hit rate;", 100 * mean_last(share, seconds, 10));
+	for (i = 0; i < nr_tenants; i++) {
+		struct tenant *t = &tenants[i];
+		double sh = t->best_mass > 0 ?
+			    mean_of(t->mass, t->alive, seconds, 10) / t->best_mass : 0;
+
+		printf(" %s %.1f%% of its best (%zu pages), %.0f on node 0;", t->d->name,
+		       100 * sh, t->best_k, mean_on0(t, seconds, 10));
+		if (t->d->guard) {
+			guarded = mean_on0(t, seconds, 10) / t->n;
+			printf(" guaranteed %zu, %.3f of them on node 0;", t->n, guarded);
+		}
+	}
+	if (split_min >= 0)
+		printf(" node 0 fewest/most %.3f", split_min);
+	printf("\n");
+
+	out = fopen(json, "w");
+	if (!out)
+		die(json);
+	fprintf(out, "{\"system\": \"%s\", \"variant\": \"%s\", \"seconds\": %d, \"seed\": %llu, "
+		"\"pages\": %zu, \"room_pages\": %zu, \"unit_pages\": 1, \"hot_pages\": 0, "
+		"\"skew\": 0, \"best_hit_share\": [%.4f, %.4f], \"start_share\": %.4f, "
+		"\"phase_s\": %d, \"t50\": %d, \"t90\": %d, \"t95\": %d, \"t99\": %d, "
+		"\"t90_after\": %d, \"t95_after\": %d, \"final_share\": %.4f, "
+		"\"final_share_before\": %.4f, \"migrated\": %lld, \"migrated_before\": %lld, "
+		"\"migrated_total\": %lld, "
+		"\"minimum\": %lld, \"minimum_before\": -1, \"migrated_over_minimum\": %.3f, "
+		"\"promotions_needed\": %lld, \"demotions_needed\": %lld, "
+		"\"promoted_seen\": %lld, \"demoted_seen\": %lld, "
+		"\"last_arrival_s\": %d, \"guarantee_written\": %s, \"guarded_fraction\": %.4f, "
+		"\"node0_fewest_over_most\": %.4f, \"thread_cpu_s\": {",
+		sys, v->name, seconds, (unsigned long long)seed, pages, room,
+		best_frac[0], best_frac[seconds - 1], share[0],
+		last_n > 0 ? last_n : -1,
+		time_to(share, seconds, 0, 0.5), time_to(share, seconds, 0, 0.9),
+		time_to(share, seconds, 0, 0.95), time_to(share, seconds, 0, 0.99),
+		last_n > 0 ? time_to(share, seconds, last_n, 0.9) : -1,
+		last_n > 0 ? time_to(share, seconds, last_n, 0.95) : -1,
+		mean_last(share, seconds, 10),
+		last_n > 0 ? mean_last(share, last_n, 10) : -1,
+		mig1 - mig_last, mig_last - mig0, mig1 - mig0, minimum,
+		(double)(mig1 - mig_last) / (minimum ? minimum : 1),
+		promotions, demotions, promoted, demoted, last_n,
+		guard_set ? "true" : "false", guarded, split_min);
+	for (i = 0; i < (int)ARRAY_SIZE(kthreads); i++)
+		fprintf(out, "%s\"%s\": %.2f", i ? ", " : "", kthreads[i], thread_sec[i]);
+	fprintf(out, "}, \"daemon_cpu_s\": %.2f, \"workload_sys_s\": %.2f, "
+		"\"workload_user_s\": %.2f, \"observer_cpu_s\": %.2f, \"observer_query_s\": %.2f, "
+		"\"accesses_per_s\": %.0f, \"thp_enabled\": \"-\", "
+		"\"anon_huge_kb_start\": -1, \"anon_huge_kb_end\": -1, \"share\": [",
+		daemons, wl_sys, wl_user, (double)(obs1 - obs0) / sysconf(_SC_CLK_TCK), busy,
+		rate_all);
+	for (i = 0; i < seconds; i++)
+		fprintf(out, "%s%.4f", i ? ", " : "", share[i]);
+	fprintf(out, "], \"best_of_accesses\": [");
+	for (i = 0; i < seconds; i++)
+		fprintf(out, "%s%.4f", i ? ", " : "", best_frac[i]);
+	fprintf(out, "], \"tenants\": [");
+	for (i = 0; i < nr_tenants; i++) {
+		struct tenant *t = &tenants[i];
+		const struct tenant_def *d = t->d;
+
+		fprintf(out, "%s{\"name\": \"%s\", \"mib\": %zu, \"pages\": %zu, \"skew\": %g, "
+			"\"placement\": \"%s\", \"arrival_s\": %d, \"alive_s\": %d, \"pace\": %d, "
+			"\"accesses_per_s\": %.0f, \"best_pages\": %zu, \"best_mass\": %.4f, "
+			"\"share\": %.4f, \"node0_final\": %.0f, \"guaranteed_pages\": %zu, "
+			"\"guarded_fraction\": %.4f, \"node0_pages\": [",
+			i ? ", " : "", d->name, t->n * page_size >> 20, t->n, d->skew,
+			d->place == ON_NODE0 ? "node0" : d->place == ON_NODE1 ? "node1" : "interleaved",
+			d->at * seconds / 3, t->alive, d->pace, t->rate, t->best_k, t->best_mass,
+			t->best_mass > 0 ? mean_of(t->mass, t->alive, seconds, 10) / t->best_mass : 0,
+			mean_on0(t, seconds, 10), d->guard ? t->n : 0,
+			d->guard ? mean_on0(t, seconds, 10) / t->n : -1);
+		for (n = 0; n < seconds; n++)
+			fprintf(out, "%s%d", n ? ", " : "", t->on0[n]);
+		fprintf(out, "]}");
+	}
+	fprintf(out, "]}\n");
+	fclose(out);
+	return 0;
+}
+
 static void usage(void)
 {
 	size_t i;
@@ -1128,6 +1886,8 @@ int main(int argc, char **argv)
 	if (!b.v)
 		usage();
 	page_size = sysconf(_SC_PAGESIZE);
+	if (b.v->kind == TENANTS)
+		return run_tenants(b.v, sys, seconds, verbose, json, b.seed);
 
 	/* Node 0's room, then the set and its placement. */
 	room = room_now();
@@ -1211,7 +1971,7 @@ int main(int argc, char **argv)
 			       on, missing(&b, n >= half));
 		}
 		if (verbose && !strcmp(sys, "htmm"))
-			print_session();
+			print_session(getpid());
 		fflush(stdout);
 	}
 	t1 = now();
