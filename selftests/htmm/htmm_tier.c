@@ -2,7 +2,8 @@
 /*
  * kselftests for htmm's tiering: a session with a node and tiering on
  * promotes its hot pages to that node and demotes its cold ones, keeping
- * within fast_pages, without moving a page back and forth.
+ * within fast_pages, without moving a page back and forth; sessions that
+ * tier to one node share it.
  *
  * The guest has two nodes with memory (node 1 without CPUs). Pages are
  * placed with a temporary task policy, reset before sampling starts, so
@@ -11,12 +12,15 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
@@ -316,6 +320,81 @@ TEST_F_TIMEOUT(tier, demotes_cold_over_fast_pages, 180)
 	EXPECT_LE(self->ncold - fast, session_value(getpid(), "nr_demoted"));
 	/* Only pages of the test's own that came back when used, if any. */
 	EXPECT_GE(64, session_value(getpid(), "nr_promoted"));
+}
+
+/* A child that sleeps until killed: a second process for the node. */
+static pid_t sleeper(void)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		pause();
+		_exit(0);
+	}
+	return pid;
+}
+
+static long long share_of(pid_t pid)
+{
+	return session_value(pid, "fast_share");
+}
+
+/* 0 if @pid's fast_share opens for reading, else the errno. */
+static int open_share(pid_t pid)
+{
+	char path[96];
+	int fd;
+
+	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/fast_share", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/*
+ * Two sessions tiering to node 0 share it: each one's fast_share comes
+ * below its fast_pages (the node's capacity is what they hold there and
+ * its free room); alone again, a session's share is its fast_pages. A
+ * guarantee is a number of pages, private as the hotness.
+ */
+TEST_F_TIMEOUT(tier, sessions_share_the_node, 120)
+{
+	char path[96];
+	long long fast;
+	double t0;
+	pid_t kid;
+
+	ASSERT_EQ(0, ERR(htmm_start(getpid(), 0)));
+	ASSERT_EQ(0, session_write("tiering", "1"));
+	fast = session_value(getpid(), "fast_pages");
+	ASSERT_GT(fast, 0);
+	EXPECT_EQ(fast, share_of(getpid()));
+	EXPECT_EQ(0, session_value(getpid(), "fast_min_pages"));
+	EXPECT_EQ(EINVAL, session_write("fast_min_pages", "many"));
+	EXPECT_EQ(0, session_write("fast_min_pages", "1024"));
+	EXPECT_EQ(1024, session_value(getpid(), "fast_min_pages"));
+	EXPECT_EQ(EACCES, as_nobody(open_share, getpid()));
+
+	kid = sleeper();
+	ASSERT_GT(kid, 0);
+	ASSERT_EQ(0, ERR(htmm_start(kid, 0)));
+	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/tiering", kid);
+	ASSERT_EQ(0, write_file(path, "1"));
+	for (t0 = now(); now() - t0 < WAIT_S; usleep(100000))
+		if (share_of(getpid()) < fast && share_of(kid) < fast)
+			break;
+	EXPECT_LT(share_of(getpid()), fast);
+	EXPECT_LT(share_of(kid), fast);
+	EXPECT_EQ(0, ERR(htmm_end(kid)));
+	kill(kid, SIGKILL);
+	waitpid(kid, NULL, 0);
+	for (t0 = now(); now() - t0 < WAIT_S; usleep(100000))
+		if (share_of(getpid()) == fast)
+			break;
+	EXPECT_EQ(fast, share_of(getpid()));
+	EXPECT_EQ(0, ERR(htmm_end(getpid())));
 }
 
 TEST_HARNESS_MAIN
