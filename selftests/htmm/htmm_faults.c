@@ -74,37 +74,37 @@ static int aim(const char *dir, const char *pct)
 }
 
 /*
- * The text of kmemleak, from the lowest to past the highest of its
- * symbols: an allocation of kmemleak's own that fails makes it print
- * under its object's raw lock (kmemleak_scan_area()), which lockdep
- * reports, a kernel matter and not htmm's: such allocations are spared.
- * Returns 1 if found, 0 if the kernel has no kmemleak.
+ * kmemleak_scan_area(), from its start to the next function's: an
+ * allocation of kmemleak's own that fails there makes it print under its
+ * object's raw lock, which lockdep reports, a kernel matter and not
+ * htmm's: such allocations are spared. (kmemleak's other allocations
+ * fall back to its pool.) Returns 1 if found, 0 if the kernel has no
+ * kmemleak.
  */
 static int kmemleak_text(unsigned long long *lo, unsigned long long *hi)
 {
 	FILE *f = fopen("/proc/kallsyms", "r");
 	unsigned long long a;
 	char type, name[256];
-	int found = 0;
 
-	*lo = ~0ULL;
-	*hi = 0;
+	*lo = 0;
+	*hi = ~0ULL;
 	if (!f)
 		return 0;
-	while (fscanf(f, "%llx %c %255s%*[^\n]", &a, &type, name) == 3) {
-		if ((type != 't' && type != 'T') || !strstr(name, "kmemleak") ||
-		    !a)
-			continue;
-		found = 1;
-		if (a < *lo)
+	while (fscanf(f, "%llx %c %255s%*[^\n]", &a, &type, name) == 3)
+		if ((type == 't' || type == 'T') &&
+		    !strcmp(name, "kmemleak_scan_area"))
 			*lo = a;
-		if (a > *hi)
-			*hi = a;
+	if (!*lo) {
+		fclose(f);
+		return 0;
 	}
+	rewind(f);
+	while (fscanf(f, "%llx %c %255s%*[^\n]", &a, &type, name) == 3)
+		if (a > *lo && a < *hi)
+			*hi = a;
 	fclose(f);
-	/* Past the start of the last function: its end is not listed. */
-	*hi += 4096;
-	return found;
+	return 1;
 }
 
 /* Spare kmemleak's own allocations in @dir; 0, or -1 if it cannot. */
