@@ -706,19 +706,6 @@ TEST_F(review, abit_period_not_perf_bounds)
 	EXPECT_EQ(1, period);
 }
 
-static long long vmstat_value(const char *name)
-{
-	char buf[16384], *p;
-	size_t len = strlen(name);
-
-	if (read_file("/proc/vmstat", buf, sizeof(buf)))
-		return -1;
-	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, name, len) && p[len] == ' ')
-			return strtoll(p + len + 1, NULL, 10);
-	return -1;
-}
-
 /*
  * Users read promotions in /proc/vmstat (pgpromote_success, as NUMA
  * balancing counts them); htmm's were missing there.

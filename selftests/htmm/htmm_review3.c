@@ -2,12 +2,14 @@
 /*
  * The third outside review's findings: one user cannot take every
  * session, abit starting and ending in a loop stays within cpu_quota, a
- * session's files are as private as its counters, and htmm does not tier
- * beside NUMA balancing's tiering mode. Each test failed on the series
+ * session's files are as private as its counters, htmm does not tier
+ * beside NUMA balancing's tiering mode, abit leaves the PMD Accessed bit
+ * to the multi-gen LRU, and ksamplingd waits for no process's mmap_lock. Each test failed on the series
  * before its fix (see the comment above each).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -313,6 +315,159 @@ TEST_F_TIMEOUT(third, abit_loop_within_quota, 300)
 	       used / 1000000, dt, scanned);
 	EXPECT_LT(0, scanned);
 	EXPECT_GT(2e6 * (QUOTA * dt + 2 * BURST_MS), used);
+}
+
+#define LRU_GEN		"/sys/kernel/mm/lru_gen/enabled"
+#define MGLRU_PAGES	16384
+
+/* Page-table entries our abit session looked at in @secs, after priming. */
+static long long scanned_over(double secs)
+{
+	long long before;
+
+	if (htmm_start(getpid(), -1))
+		return -1;
+	sleep(2);
+	before = session_value(getpid(), "nr_scanned");
+	usleep(secs * 1e6);
+	before = session_value(getpid(), "nr_scanned") - before;
+	htmm_end(getpid());
+	return before;
+}
+
+/*
+ * Finding 3: abit skipped a page table whose PMD Accessed bit was clear,
+ * and cleared the bit, as the multi-gen LRU does when it ages: each then
+ * skipped the tables of pages in use whose bit the other had cleared.
+ * While the multi-gen LRU ages by the bit (enabled 0x0007), abit now
+ * leaves it alone and walks every table, with none of its pages used:
+ * before, it looked at a few entries a table there too.
+ */
+TEST_F_TIMEOUT(third, abit_leaves_pmd_bit_to_mglru, 120)
+{
+	long long off, on;
+	char saved[16];
+	char *p;
+
+	if (access(LRU_GEN, F_OK))
+		SKIP(return, "no multi-gen LRU (CONFIG_LRU_GEN=n)");
+	save_file(LRU_GEN, saved, sizeof(saved));
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/source", "abit"));
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/cpu_quota", "0"));
+	p = map_pages(MGLRU_PAGES);
+	ASSERT_NE(NULL, p);
+	madvise(p, (size_t)MGLRU_PAGES * page_size, MADV_NOHUGEPAGE);
+	touch_pages(p, MGLRU_PAGES);
+
+	ASSERT_EQ(0, write_file(LRU_GEN, "n"));
+	off = scanned_over(3);
+	ASSERT_EQ(0, write_file(LRU_GEN, "y"));
+	if (read_ll(LRU_GEN) != 7) {
+		restore_file(LRU_GEN, saved);
+		SKIP(return, "the multi-gen LRU does not age by the PMD bit here");
+	}
+	on = scanned_over(3);
+	restore_file(LRU_GEN, saved);
+	TH_LOG("entries scanned in 3 s: %lld with the multi-gen LRU off, %lld on",
+	       off, on);
+	ASSERT_LE(0, off);
+	/* At least two whole walks; the bit skips most of them when off. */
+	EXPECT_LE(2 * MGLRU_PAGES, on);
+	EXPECT_LT(off, on / 2);
+	munmap(p, (size_t)MGLRU_PAGES * page_size);
+}
+
+#define SCHEDSTATS	"/proc/sys/kernel/sched_schedstats"
+#define WRITER_PAGES	65536
+
+/* ms @pid spent in uninterruptible sleep so far (schedstats), or -1. */
+static double blocked_ms(pid_t pid)
+{
+	char path[64], buf[8192], *s;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	if (read_file(path, buf, sizeof(buf)))
+		return -1;
+	s = strstr(buf, "sum_block_runtime");
+	s = s ? strchr(s, ':') : NULL;
+	return s ? strtod(s + 1, NULL) : -1;
+}
+
+/* Holds its mmap_lock for writing most of the time: mprotect()s a range. */
+static void *mprotect_loop(void *arg)
+{
+	char *p = arg;
+
+	for (;;) {
+		mprotect(p, (size_t)WRITER_PAGES * page_size, PROT_READ);
+		mprotect(p, (size_t)WRITER_PAGES * page_size,
+			 PROT_READ | PROT_WRITE);
+	}
+	return NULL;
+}
+
+/*
+ * A process whose one thread keeps mprotect()ing a large range while
+ * another keeps faulting pages in: its samples keep coming (faults take
+ * the VMA's lock, not the mmap_lock) while its mmap_lock is mostly
+ * write-held.
+ */
+static void writer_child(void)
+{
+	char *big = map_pages(WRITER_PAGES), *f = map_pages(256);
+	pthread_t t;
+	int i;
+
+	if (!big || !f)
+		_exit(1);
+	for (i = 0; i < WRITER_PAGES; i++)
+		(void)LOAD(big[(size_t)i * page_size]);
+	if (pthread_create(&t, NULL, mprotect_loop, big))
+		_exit(1);
+	for (;;) {
+		touch_pages(f, 256);
+		madvise(f, 256 * page_size, MADV_DONTNEED);
+	}
+}
+
+/*
+ * ksamplingd waited for the mmap_lock of a sampled process in every
+ * drain: one that held it for writing stalled the samples of every
+ * session. It now leaves that process's samples in their buffer and
+ * comes back to them; only readers of a session's files wait.
+ */
+TEST_F_TIMEOUT(third, drain_never_waits_for_a_writer, 120)
+{
+	pid_t ks = find_ksamplingd(), child;
+	double before, after;
+	char stats[16];
+	int status;
+
+	ASSERT_LT(0, ks);
+	save_file(SCHEDSTATS, stats, sizeof(stats));
+	if (write_file(SCHEDSTATS, "1"))
+		SKIP(return, "no schedstats (CONFIG_SCHEDSTATS=n)");
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/cpu_quota", "0"));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child)
+		writer_child();
+	sleep(1);
+	ASSERT_EQ(0, htmm_start(child, -1));
+	sleep(1);
+	before = blocked_ms(ks);
+	sleep(5);
+	after = blocked_ms(ks);
+	TH_LOG("ksamplingd blocked %.0f ms in 5 s; the writer's samples: %lld counted, %lld lost",
+	       after - before, session_value(child, "nr_sampled"),
+	       session_value(child, "nr_lost"));
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	restore_file(SCHEDSTATS, stats);
+	ASSERT_LE(0, before);
+	EXPECT_GT(250, after - before);
+	while (pid_session_exists(child))
+		usleep(10000);
 }
 
 TEST_HARNESS_MAIN

@@ -2,8 +2,9 @@
 /*
  * kselftests for htmm's tiering: a session with a node and tiering on
  * promotes its hot pages to that node and demotes its cold ones, keeping
- * within fast_pages, without moving a page back and forth; sessions that
- * tier to one node share it.
+ * within fast_pages, without moving a page back and forth, and counts its
+ * moves where the kernel counts NUMA balancing's and reclaim's; sessions
+ * that tier to one node share it.
  *
  * The guest has two nodes with memory (node 1 without CPUs). Pages are
  * placed with a temporary task policy, reset before sampling starts, so
@@ -27,6 +28,7 @@
 #include "htmm_util.h"
 
 #define NUMA_BALANCING	"/proc/sys/kernel/numa_balancing"
+#define ACCT_CGROUP	"htmm-tier-acct"
 
 /* Goals of the issue; waits go on longer so a slow host is not a failure. */
 #define PROMOTE_GOAL_S	3.0
@@ -69,6 +71,7 @@ FIXTURE_TEARDOWN(tier)
 		pthread_join(self->thread, NULL);
 	}
 	htmm_end(getpid());
+	cgroup_leave(ACCT_CGROUP);
 	write_file(HTMM_SYSFS "/source", self->source);
 	write_file(HTMM_SYSFS "/cooling_ms", self->cooling);
 	write_file(HTMM_SYSFS "/cpu_quota", self->quota);
@@ -320,6 +323,91 @@ TEST_F_TIMEOUT(tier, demotes_cold_over_fast_pages, 180)
 	EXPECT_LE(self->ncold - fast, session_value(getpid(), "nr_demoted"));
 	/* Only pages of the test's own that came back when used, if any. */
 	EXPECT_GE(64, session_value(getpid(), "nr_promoted"));
+}
+
+/* What the kernel's counters say of the moves since @base. */
+struct moves {
+	long long promoted, demoted;		/* /proc/vmstat */
+	long long cg_promoted, cg_demoted;	/* memory.stat of ACCT_CGROUP */
+};
+
+static void read_moves(struct moves *m, const struct moves *base)
+{
+	m->promoted = vmstat_value("pgpromote_success");
+	m->demoted = vmstat_value("pgdemote_htmm");
+	m->cg_promoted = memcg_stat(ACCT_CGROUP, "pgpromote_success");
+	m->cg_demoted = memcg_stat(ACCT_CGROUP, "pgdemote_htmm");
+	if (!base)
+		return;
+	m->promoted -= base->promoted;
+	m->demoted -= base->demoted;
+	m->cg_promoted -= base->cg_promoted;
+	m->cg_demoted -= base->cg_demoted;
+}
+
+/*
+ * htmm's moves are where users read the kernel's: promotions in
+ * pgpromote_success, demotions in pgdemote_htmm, both in /proc/vmstat
+ * and in the memory.stat of the process's cgroup. Before, promotions
+ * reached /proc/vmstat only, and demotions no counter.
+ */
+TEST_F_TIMEOUT(tier, moves_in_kernel_counters, 180)
+{
+	const int fast = 4096;
+	long long np = 0, nd = 0;
+	struct moves base, m;
+	const char *why;
+	double t0;
+
+	why = cgroup_enter(ACCT_CGROUP);
+	if (why)
+		SKIP(return, "%s", why);
+	read_moves(&base, NULL);
+	self->nhot = 2048;
+	self->ncold = 8192;
+	self->cold = pages_on(self->ncold, 0);
+	self->hot = pages_on(self->nhot, 1);
+	ASSERT_NE(NULL, self->cold);
+	ASSERT_NE(NULL, self->hot);
+	ASSERT_EQ(0, pthread_create(&self->thread, NULL, toucher, self));
+	ASSERT_EQ(0, htmm_start(getpid(), 0));
+	ASSERT_EQ(0, session_write("fast_pages", "4096"));
+	ASSERT_EQ(0, session_write("tiering", "1"));
+	for (t0 = now(); now() - t0 < WAIT_S; usleep(200000))
+		if (pages_on_node(self->hot, self->nhot, 0) == self->nhot &&
+		    pages_on_node(self->cold, self->ncold, 0) +
+		    self->nhot <= fast)
+			break;
+	/* No more moves; a pass under way ends within a second. */
+	ASSERT_EQ(0, session_write("tiering", "0"));
+	sleep(1);
+	np = session_value(getpid(), "nr_promoted");
+	nd = session_value(getpid(), "nr_demoted");
+	/* memory.stat and vmstat fold per-CPU deltas every second or two. */
+	for (t0 = now(); now() - t0 < 10; usleep(200000)) {
+		read_moves(&m, &base);
+		if (m.promoted == np && m.demoted == nd && m.cg_promoted == np)
+			break;
+	}
+	sleep(2);
+	read_moves(&m, &base);
+	TH_LOG("session promoted %lld, demoted %lld; vmstat pgpromote_success +%lld, pgdemote_htmm +%lld; memory.stat +%lld, +%lld",
+	       np, nd, m.promoted, m.demoted, m.cg_promoted, m.cg_demoted);
+	EXPECT_LE(self->nhot, np);
+	EXPECT_LE(self->ncold + self->nhot - fast, nd);
+	EXPECT_EQ(np, m.promoted);
+	EXPECT_EQ(nd, m.demoted);
+	EXPECT_EQ(np, m.cg_promoted);
+	/*
+	 * Pages the process had before it entered the cgroup (its stack,
+	 * its data) are the root's; the cold pages demoted are the cgroup's.
+	 */
+	EXPECT_LE(self->ncold + self->nhot - fast, m.cg_demoted);
+	EXPECT_GE(nd, m.cg_demoted);
+	STORE(self->stop, 1);
+	pthread_join(self->thread, NULL);
+	self->thread = 0;
+	htmm_end(getpid());
 }
 
 /* A child that sleeps until killed: a second process for the node. */

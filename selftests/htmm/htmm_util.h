@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -372,6 +373,71 @@ static inline long long mem_kb(const char *key)
 		return -1;
 	s = strstr(buf, key);
 	return s ? strtoll(s + strlen(key), NULL, 10) : -1;
+}
+
+/* The value of @key ("key value" lines) in file @path, or -1 if absent. */
+static inline long long keyed_value(const char *path, const char *key)
+{
+	char buf[16384], *p;
+	size_t len = strlen(key);
+
+	if (read_file(path, buf, sizeof(buf)))
+		return -1;
+	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, len) && p[len] == ' ')
+			return strtoll(p + len + 1, NULL, 10);
+	return -1;
+}
+
+static inline long long vmstat_value(const char *key)
+{
+	return keyed_value("/proc/vmstat", key);
+}
+
+#define CGROUP_ROOT	"/sys/fs/cgroup"
+
+/*
+ * Move this process into the memory cgroup @name under the cgroup2 root
+ * (mounted here if it is not yet), made with the memory controller on.
+ * NULL on success, else why not (a reason to skip).
+ */
+static inline const char *cgroup_enter(const char *name)
+{
+	char path[PATH_MAX], pid[16];
+
+	if (access(CGROUP_ROOT "/cgroup.controllers", F_OK) &&
+	    mount("cgroup2", CGROUP_ROOT, "cgroup2", 0, NULL))
+		return "no cgroup2 (CONFIG_CGROUPS=n)";
+	if (write_file(CGROUP_ROOT "/cgroup.subtree_control", "+memory"))
+		return "no memory controller (CONFIG_MEMCG=n)";
+	snprintf(path, sizeof(path), CGROUP_ROOT "/%s", name);
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return "cannot make a cgroup";
+	snprintf(path, sizeof(path), CGROUP_ROOT "/%s/cgroup.procs", name);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (write_file(path, pid))
+		return "cannot enter a cgroup";
+	return NULL;
+}
+
+/* Back to the root cgroup, and @name removed. */
+static inline void cgroup_leave(const char *name)
+{
+	char path[PATH_MAX], pid[16];
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	write_file(CGROUP_ROOT "/cgroup.procs", pid);
+	snprintf(path, sizeof(path), CGROUP_ROOT "/%s", name);
+	rmdir(path);
+}
+
+/* @key of memory.stat of cgroup @name, or -1. */
+static inline long long memcg_stat(const char *name, const char *key)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), CGROUP_ROOT "/%s/memory.stat", name);
+	return keyed_value(path, key);
 }
 
 /* Number of live sessions, or -1. */
