@@ -4,8 +4,9 @@
  * session, abit starting and ending in a loop stays within cpu_quota, a
  * session's files are as private as its counters, htmm does not tier
  * beside NUMA balancing's tiering mode, abit leaves the PMD Accessed bit
- * to the multi-gen LRU, and ksamplingd waits for no process's mmap_lock. Each test failed on the series
- * before its fix (see the comment above each).
+ * to the multi-gen LRU, and ksamplingd waits for no process's mmap_lock.
+ * Each test failed on the series before its fix (see the comment above
+ * each).
  */
 #define _GNU_SOURCE
 #include <errno.h>

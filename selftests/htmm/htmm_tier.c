@@ -391,8 +391,10 @@ TEST_F_TIMEOUT(tier, moves_in_kernel_counters, 180)
 	}
 	sleep(2);
 	read_moves(&m, &base);
-	TH_LOG("session promoted %lld, demoted %lld; vmstat pgpromote_success +%lld, pgdemote_htmm +%lld; memory.stat +%lld, +%lld",
-	       np, nd, m.promoted, m.demoted, m.cg_promoted, m.cg_demoted);
+	TH_LOG("promoted %lld: vmstat +%lld, memory.stat +%lld", np,
+	       m.promoted, m.cg_promoted);
+	TH_LOG("demoted %lld: vmstat +%lld, memory.stat +%lld", nd,
+	       m.demoted, m.cg_demoted);
 	EXPECT_LE(self->nhot, np);
 	EXPECT_LE(self->ncold + self->nhot - fast, nd);
 	EXPECT_EQ(np, m.promoted);
