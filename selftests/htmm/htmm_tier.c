@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@
 #include "htmm_util.h"
 
 #define NUMA_BALANCING	"/proc/sys/kernel/numa_balancing"
+#define THP_SIZES	"/sys/kernel/mm/transparent_hugepage/hugepages-"
 #define ACCT_CGROUP	"htmm-tier-acct"
 
 /* Goals of the issue; waits go on longer so a slow host is not a failure. */
@@ -36,6 +38,7 @@
 
 FIXTURE(tier) {
 	char source[64], cooling[16], quota[16], balancing[16], tiering[16];
+	char mthp[32], pmd_thp[32];	/* 64 kB and 2 MiB THP, if changed */
 	char *hot, *cold;
 	int nhot, ncold;
 	int spread;	/* 0: every page used every round; see toucher() */
@@ -76,6 +79,10 @@ FIXTURE_TEARDOWN(tier)
 	write_file(HTMM_SYSFS "/cooling_ms", self->cooling);
 	write_file(HTMM_SYSFS "/cpu_quota", self->quota);
 	write_file(HTMM_SYSFS "/tiering", self->tiering);
+	if (self->mthp[0])
+		write_file(THP_SIZES "64kB/enabled", self->mthp);
+	if (self->pmd_thp[0])
+		write_file(THP_SIZES "2048kB/enabled", self->pmd_thp);
 	if (self->balancing[0])
 		write_file(NUMA_BALANCING, self->balancing);
 }
@@ -413,6 +420,96 @@ TEST_F_TIMEOUT(tier, moves_in_kernel_counters, 180)
 	pthread_join(self->thread, NULL);
 	self->thread = 0;
 	htmm_end(getpid());
+}
+
+/* The setting in brackets of a THP size's enabled file, in @buf. */
+static int thp_setting(const char *path, char *buf, size_t len)
+{
+	char raw[128], *a, *b;
+
+	if (read_file(path, raw, sizeof(raw)))
+		return -1;
+	a = strchr(raw, '[');
+	b = a ? strchr(a, ']') : NULL;
+	if (!b || (size_t)(b - a) > len)
+		return -1;
+	*b = '\0';
+	snprintf(buf, len, "%s", a + 1);
+	return 0;
+}
+
+/*
+ * How many of the @n pages at @p begin a compound page (kpageflags'
+ * COMPOUND_HEAD, bit 15, of the frame pagemap gives), or -1.
+ */
+static int compound_heads(char *p, int n)
+{
+	int pm = open("/proc/self/pagemap", O_RDONLY);
+	int kf = open("/proc/kpageflags", O_RDONLY);
+	uint64_t e, f;
+	int i, heads = 0;
+
+	for (i = 0; pm >= 0 && kf >= 0 && i < n; i++) {
+		if (pread(pm, &e, 8, (off_t)((uintptr_t)p / page_size + i) * 8) != 8 ||
+		    !(e >> 63) || pread(kf, &f, 8, (off_t)(e & ((1ULL << 55) - 1)) * 8) != 8) {
+			heads = -1;
+			break;
+		}
+		heads += (f >> 15) & 1;
+	}
+	if (pm < 0 || kf < 0)
+		heads = -1;
+	if (pm >= 0)
+		close(pm);
+	if (kf >= 0)
+		close(kf);
+	return heads;
+}
+
+/*
+ * A hot set of 64 kB anonymous folios (mTHP, mapped by PTEs) on the slow
+ * node moves to the fast one, each folio whole. Before, tiering skipped
+ * every page of a large folio mapped by PTEs: none of them moved.
+ */
+TEST_F_TIMEOUT(tier, promotes_mthp_whole, 180)
+{
+	const int per = 16;	/* pages in a 64 kB folio */
+	unsigned long mask = 1UL << 1;
+	long long failed;
+	int heads, after;
+	double secs;
+
+	if (thp_setting(THP_SIZES "64kB/enabled", self->mthp, sizeof(self->mthp)) ||
+	    thp_setting(THP_SIZES "2048kB/enabled", self->pmd_thp,
+			sizeof(self->pmd_thp)))
+		SKIP(return, "no per-size THP settings (CONFIG_TRANSPARENT_HUGEPAGE=n)");
+	ASSERT_EQ(0, write_file(THP_SIZES "64kB/enabled", "always"));
+	ASSERT_EQ(0, write_file(THP_SIZES "2048kB/enabled", "never"));
+	self->nhot = 16384;
+	ASSERT_EQ(0, syscall(SYS_set_mempolicy, 2 /* MPOL_BIND */, &mask,
+			     8 * sizeof(mask)));
+	self->hot = map_pages(self->nhot);
+	ASSERT_NE(NULL, self->hot);
+	touch_pages(self->hot, self->nhot);
+	ASSERT_EQ(0, syscall(SYS_set_mempolicy, 0 /* MPOL_DEFAULT */, NULL, 0));
+	heads = compound_heads(self->hot, self->nhot);
+	TH_LOG("%d of %d folios of 64 kB", heads, self->nhot / per);
+	if (heads < 0.9 * self->nhot / per)
+		SKIP(return, "the hot set is not in 64 kB folios");
+	ASSERT_EQ(self->nhot, pages_on_node(self->hot, self->nhot, 1));
+	ASSERT_EQ(0, pthread_create(&self->thread, NULL, toucher, self));
+	ASSERT_EQ(0, htmm_start(getpid(), 0));
+	ASSERT_EQ(0, session_write("fast_pages", "32768"));
+	ASSERT_EQ(0, session_write("tiering", "1"));
+
+	secs = wait_share(self, 0, 0.9);
+	failed = session_value(getpid(), "nr_migrate_failed");
+	after = compound_heads(self->hot, self->nhot);
+	TH_LOG("90%% on node 0 after %.1f s: %d pages there, %d folios of 64 kB, %lld failed",
+	       secs, pages_on_node(self->hot, self->nhot, 0), after, failed);
+	ASSERT_LE(0, secs);
+	/* Moved whole: as many compound pages as before. */
+	EXPECT_LE(0.9 * heads, after);
 }
 
 /* A child that sleeps until killed: a second process for the node. */
