@@ -471,4 +471,79 @@ TEST_F_TIMEOUT(third, drain_never_waits_for_a_writer, 120)
 		usleep(10000);
 }
 
+/* A sparse mapping as loop_child()'s, then sleep until killed. */
+static void sparse_child(int *ready)
+{
+	unsigned long sum = 0;
+	char *p;
+	long i;
+
+	p = mmap(NULL, SPARSE_PAGES * page_size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		_exit(101);
+	p[0] = 1;
+	for (i = 1; i < SPARSE_PAGES; i++)
+		sum += p[i * page_size];
+	/* Zero pages read 0; the test keeps the reads. */
+	if (sum)
+		_exit(104);
+	STORE(*ready, 1);
+	for (;;)
+		pause();
+}
+
+/*
+ * khtmm_tierd's CPU time was outside every budget: a pass walks every
+ * page-table entry of the process, and a session whose passes come one
+ * after the other (here, fast_pages written every 20 ms, as a page
+ * sampled for promotion does too) held it for most of a CPU. It now has
+ * a bucket of its own at cpu_quota, as each abit session has: over the
+ * run, the quota, a first burst and the one pass that overran it (twice
+ * that, as above).
+ */
+TEST_F_TIMEOUT(third, tierd_within_quota, 300)
+{
+	int *ready = mmap(NULL, sizeof(*ready), PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long long before, used, passes = 0;
+	char quota[16], path[96];
+	double t0, dt;
+	int status;
+	pid_t child;
+
+	ASSERT_NE(MAP_FAILED, ready);
+	if (!node_has_memory(0) || !node_has_memory(1))
+		SKIP(return, "needs nodes 0 and 1 with memory");
+	snprintf(quota, sizeof(quota), "%d", QUOTA);
+	ASSERT_EQ(0, write_file(HTMM_SYSFS "/cpu_quota", quota));
+	ASSERT_EQ(0, write_file(NUMA_BALANCING, "0"));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child)
+		sparse_child(ready);
+	while (!LOAD(*ready) && !waitpid(child, &status, WNOHANG))
+		usleep(10000);
+	ASSERT_EQ(0, htmm_start(child, 0));
+	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/tiering", child);
+	ASSERT_EQ(0, write_file(path, "1"));
+	snprintf(path, sizeof(path), HTMM_SYSFS "/sessions/%d/fast_pages",
+		 child);
+	before = read_ll(HTMM_SYSFS "/tier_cpu_us");
+	for (t0 = now(); now() - t0 < LOOP_S; usleep(20000))
+		if (write_file(path, passes++ & 1 ? "100000" : "100001"))
+			break;
+	used = read_ll(HTMM_SYSFS "/tier_cpu_us") - before;
+	dt = now() - t0;
+	TH_LOG("khtmm_tierd used %lld ms in %.1f s (%lld writes of fast_pages)",
+	       used / 1000, dt, passes);
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	ASSERT_LE(0, before);
+	EXPECT_LT(LOOP_S - 1, dt);
+	EXPECT_GT(2e3 * (QUOTA * dt + 2 * BURST_MS), used);
+	while (pid_session_exists(child))
+		usleep(10000);
+}
+
 TEST_HARNESS_MAIN
