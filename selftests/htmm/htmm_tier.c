@@ -12,6 +12,7 @@
  * the accesses, as on any machine without a PMU.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -39,12 +40,25 @@
 FIXTURE(tier) {
 	char source[64], cooling[16], quota[16], balancing[16], tiering[16];
 	char mthp[32], pmd_thp[32];	/* 64 kB and 2 MiB THP, if changed */
+	int offlined;	/* 1 + a memory block of node 1 taken offline */
 	char *hot, *cold;
 	int nhot, ncold;
 	int spread;	/* 0: every page used every round; see toucher() */
 	int stop;
 	pthread_t thread;
 };
+
+#define NODE1_SYSFS	"/sys/devices/system/node/node1"
+
+/* Set memory block @nr "online" or "offline"; 0 or the errno. */
+static int block_state(int nr, const char *state)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/memory/memory%d/state",
+		 nr);
+	return write_file(path, state);
+}
 
 FIXTURE_SETUP(tier)
 {
@@ -74,6 +88,8 @@ FIXTURE_TEARDOWN(tier)
 		pthread_join(self->thread, NULL);
 	}
 	htmm_end(getpid());
+	if (self->offlined)
+		block_state(self->offlined - 1, "online");
 	cgroup_leave(ACCT_CGROUP);
 	write_file(HTMM_SYSFS "/source", self->source);
 	write_file(HTMM_SYSFS "/cooling_ms", self->cooling);
@@ -510,6 +526,105 @@ TEST_F_TIMEOUT(tier, promotes_mthp_whole, 180)
 	ASSERT_LE(0, secs);
 	/* Moved whole: as many compound pages as before. */
 	EXPECT_LE(0.9 * heads, after);
+}
+
+/* Node 1's memory (its MemTotal), in pages; -1 if unknown. */
+static long long node1_pages(void)
+{
+	char buf[4096], *m;
+
+	if (read_file(NODE1_SYSFS "/meminfo", buf, sizeof(buf)))
+		return -1;
+	m = strstr(buf, "MemTotal:");
+	return m ? strtoll(m + 9, NULL, 10) * 1024 / page_size : -1;
+}
+
+static int by_number_down(const void *a, const void *b)
+{
+	return *(const int *)b - *(const int *)a;
+}
+
+/*
+ * Take a memory block of node 1 offline, the highest that goes: its
+ * number; -1 if none does (pages that cannot move), -2 if there are no
+ * memory blocks (CONFIG_MEMORY_HOTPLUG=n).
+ */
+static int offline_node1_block(void)
+{
+	DIR *d = opendir(NODE1_SYSFS);
+	int nr[256], n = 0, i;
+	struct dirent *e;
+
+	while (d && (e = readdir(d)) && n < 256)
+		if (!strncmp(e->d_name, "memory", 6) && e->d_name[6] >= '0' &&
+		    e->d_name[6] <= '9')
+			nr[n++] = atoi(e->d_name + 6);
+	if (d)
+		closedir(d);
+	if (!n)
+		return -2;
+	qsort(nr, n, sizeof(*nr), by_number_down);
+	for (i = 0; i < n; i++)
+		if (!block_state(nr[i], "offline"))
+			return nr[i];
+	return -1;
+}
+
+/*
+ * Memory hotplug: a session's default fast_pages, all its node has,
+ * follows the node's memory as a block goes offline and comes back, and
+ * tiering to the smaller node goes on; a fast_pages written stays. Before,
+ * fast_pages kept its value from the start, whatever the node had left.
+ * Node 1 is the session's node here: its blocks hold no kernel memory.
+ */
+TEST_F_TIMEOUT(tier, follows_node_memory_hotplug, 180)
+{
+	long long total, shrunk, back;
+	double secs;
+	int nr;
+
+	ASSERT_EQ(0, htmm_start(getpid(), 1));
+	total = node1_pages();
+	ASSERT_LT(0, total);
+	EXPECT_EQ(total, session_value(getpid(), "fast_pages"));
+	nr = offline_node1_block();
+	if (nr == -2)
+		SKIP(return, "no memory blocks (CONFIG_MEMORY_HOTPLUG=n)");
+	if (nr < 0)
+		SKIP(return, "no memory block of node 1 would go offline");
+	self->offlined = nr + 1;
+	shrunk = node1_pages();
+	TH_LOG("memory%d offline: node 1 %lld pages, was %lld; fast_pages %lld",
+	       nr, shrunk, total, session_value(getpid(), "fast_pages"));
+	EXPECT_GT(total, shrunk);
+	EXPECT_EQ(shrunk, session_value(getpid(), "fast_pages"));
+
+	/* Tiering goes on to what the node has left. */
+	self->nhot = 2048;
+	self->hot = pages_on(self->nhot, 0);
+	ASSERT_NE(NULL, self->hot);
+	ASSERT_EQ(0, pthread_create(&self->thread, NULL, toucher, self));
+	ASSERT_EQ(0, session_write("tiering", "1"));
+	secs = wait_share(self, 1, 0.9);
+	TH_LOG("90%% of the hot set on node 1 after %.1f s", secs);
+	EXPECT_LE(0, secs);
+
+	ASSERT_EQ(0, block_state(nr, "online"));
+	self->offlined = 0;
+	back = node1_pages();
+	TH_LOG("memory%d online: node 1 %lld pages; fast_pages %lld", nr, back,
+	       session_value(getpid(), "fast_pages"));
+	EXPECT_EQ(back, session_value(getpid(), "fast_pages"));
+
+	/* A value written is the user's limit: it stays. */
+	ASSERT_EQ(0, session_write("fast_pages", "4096"));
+	nr = offline_node1_block();
+	if (nr >= 0) {
+		self->offlined = nr + 1;
+		EXPECT_EQ(4096, session_value(getpid(), "fast_pages"));
+		EXPECT_EQ(0, block_state(nr, "online"));
+		self->offlined = 0;
+	}
 }
 
 /* A child that sleeps until killed: a second process for the node. */
