@@ -162,6 +162,7 @@ TEST_F(tier, settings_refuse_bad_values)
 		{ "tiering", "2" }, { "tiering", "yes" },
 		{ "promote_rate_limit_MiBps", "0" }, { "promote_rate_limit_MiBps", "x" },
 		{ "promote_rate_limit_MiBps", "100001" },
+		{ "tier_cpu_quota", "1001" }, { "tier_cpu_quota", "x" },
 	};
 	char buf[16], path[128];
 	unsigned int i;

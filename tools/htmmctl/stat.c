@@ -26,7 +26,7 @@ static const char *const total_keys[] = {
 	"sample_period_min", "sample_period_max", "cpu_quota", "buffer_pages",
 	"max_sessions", "max_user_sessions", "scan_interval_ms", "cooling_ms",
 	"max_tracked_pages", "tiering", "promote_rate_limit_MiBps",
-	"bandwidth_interval_ms",
+	"tier_cpu_quota", "bandwidth_interval_ms",
 	"nr_sampled", "nr_throttled", "nr_unthrottled", "nr_lost", "nr_invalid",
 	"nr_unknown", "nr_loads", "nr_stores", "nr_near", "nr_far",
 	"nr_untracked", "nr_evicted", "nr_scanned", "nr_promoted", "nr_demoted",
