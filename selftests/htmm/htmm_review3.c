@@ -236,18 +236,16 @@ static long long ksamplingd_ns(void)
 #define QUOTA		30		/* per-mille of a CPU */
 #define BURST_MS	200		/* HTMM_ABIT_BURST_NS */
 
-/* As nobody: a sparse mapping, then start / 300 ms / end for LOOP_S. */
-static void loop_child(int *ready)
+/*
+ * In a child: SPARSE_PAGES of read-faulted zero pages, which cost only
+ * page tables; then tell the parent through @ready.
+ */
+static void sparse_map(int *ready)
 {
 	unsigned long sum = 0;
-	double t0;
 	char *p;
 	long i;
 
-	/* Dumpable, as after an exec: a pass checks perf's ptrace rule. */
-	if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534) ||
-	    prctl(PR_SET_DUMPABLE, 1))
-		_exit(100);
 	p = mmap(NULL, SPARSE_PAGES * page_size, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
@@ -260,6 +258,18 @@ static void loop_child(int *ready)
 	if (sum)
 		_exit(104);
 	STORE(*ready, 1);
+}
+
+/* As nobody: a sparse mapping, then start / 300 ms / end for LOOP_S. */
+static void loop_child(int *ready)
+{
+	double t0;
+
+	/* Dumpable, as after an exec: a pass checks perf's ptrace rule. */
+	if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534) ||
+	    prctl(PR_SET_DUMPABLE, 1))
+		_exit(100);
+	sparse_map(ready);
 	for (t0 = now(); now() - t0 < LOOP_S;) {
 		if (htmm_start(0, -1))
 			_exit(102);
@@ -474,24 +484,10 @@ TEST_F_TIMEOUT(third, drain_never_waits_for_a_writer, 120)
 		usleep(10000);
 }
 
-/* A sparse mapping as loop_child()'s, then sleep until killed. */
+/* A sparse mapping, then sleep until killed. */
 static void sparse_child(int *ready)
 {
-	unsigned long sum = 0;
-	char *p;
-	long i;
-
-	p = mmap(NULL, SPARSE_PAGES * page_size, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		_exit(101);
-	p[0] = 1;
-	for (i = 1; i < SPARSE_PAGES; i++)
-		sum += p[i * page_size];
-	/* Zero pages read 0; the test keeps the reads. */
-	if (sum)
-		_exit(104);
-	STORE(*ready, 1);
+	sparse_map(ready);
 	for (;;)
 		pause();
 }
