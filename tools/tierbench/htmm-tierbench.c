@@ -719,7 +719,7 @@ static void print_session(pid_t pid)
 {
 	static const char * const f[] = {
 		"hotness", "hot_threshold", "nr_promoted", "nr_demoted",
-		"nr_scanned", "nr_shifted",
+		"nr_scanned", "nr_shifted", "fast_share", "sample_period",
 	};
 	char path[128], buf[256], *nl;
 	size_t i;
